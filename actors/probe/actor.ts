@@ -1,0 +1,30 @@
+import type { Actor, ActorContext } from '../../engine/actor.ts';
+import type { ProbeMessage, ProbeState } from './messages.ts';
+
+export function probeActor(key: string): Actor<ProbeMessage> {
+  const state: ProbeState = { key, total: 0, messages: 0 };
+  return {
+    onMessage(message: ProbeMessage, ctx: ActorContext): unknown {
+      state.messages++;
+      switch (message.t) {
+        case 'Echo':
+          return message.payload;
+        case 'Add':
+          state.total += message.n;
+          return state.total;
+        case 'Get':
+          return { total: state.total, messages: state.messages, restarts: ctx.restarts, thread: ctx.thread };
+        case 'EchoLater':
+          return new Promise((resolve) => ctx.schedule(message.delay_ms, () => resolve(message.payload)));
+        case 'AskPeer':
+          return ctx.ask(message.peer, message.message);
+        case 'Publish':
+          return ctx.publish(message.topic, message.payload);
+        case 'Throw':
+          throw new Error(message.message);
+        case 'ExitThread':
+          process.exit(message.code);
+      }
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Messages of the probe actor: a diagnostic actor that exercises the runtime's contract
+ * (request/reply, state, async replies, supervision, worker death) for tests, benchmarks and
+ * operations checks.
+ */
+export type ProbeMessage =
+  | { t: 'Echo'; payload: unknown }
+  | { t: 'Add'; n: number }
+  | { t: 'Get' }
+  | { t: 'EchoLater'; payload: unknown; delay_ms: number }
+  | { t: 'AskPeer'; peer: string; message: ProbeMessage }
+  | { t: 'Publish'; topic: string; payload: unknown }
+  | { t: 'Throw'; message: string }
+  | { t: 'ExitThread'; code: number };
+
+export interface ProbeState {
+  readonly key: string;
+  total: number;
+  messages: number;
+}

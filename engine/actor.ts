@@ -1,0 +1,42 @@
+/**
+ * The actor contract. An actor is a logical unit of state owned by exactly one worker thread;
+ * it sees one message at a time, so its state needs no locks.
+ *
+ *   onStart(ctx)                        once, before the first message (and after a restart)
+ *   onMessage(message, ctx, endOfBatch) per message; the return value (or resolved promise)
+ *                                       is the reply when the sender used `ask`; flush batched
+ *                                       I/O when `endOfBatch` is true
+ *   onStop(ctx)                         at shutdown, and before a restart after a throw
+ */
+export interface Actor<M = unknown> {
+  onStart?(ctx: ActorContext): void;
+  onMessage(message: M, ctx: ActorContext, endOfBatch: boolean): unknown;
+  onStop?(ctx: ActorContext): void;
+}
+
+export type ActorFactory = (key: string) => Actor<never>;
+
+/** Maps actor kinds (the part of the key before ':') to their factories. */
+export type ActorRegistry = Readonly<Record<string, ActorFactory>>;
+
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ActorContext {
+  readonly key: string;
+  readonly thread: number;
+  readonly log: Logger;
+  /** Fire-and-forget; false when the destination's ring is full. */
+  tell(to: string, message: unknown): boolean;
+  ask<R = unknown>(to: string, message: unknown, timeoutMs?: number): Promise<R>;
+  /** Sends a topic update to the gateway for WebSocket fan-out; false when the ring is full. */
+  publish(topic: string, payload: unknown): boolean;
+  /** Runs `fn` after `delayMs` on this actor's thread; returns a cancel function. */
+  schedule(delayMs: number, fn: () => void): () => void;
+  /** Restart count of this actor since its thread started. */
+  readonly restarts: number;
+}

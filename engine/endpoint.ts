@@ -1,0 +1,360 @@
+import type { Actor, ActorContext, ActorRegistry, Logger } from './actor.ts';
+import { FrameDecoder, FrameEncoder } from './codec.ts';
+import { FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
+import { actorKind, GATEWAY_THREAD, placeActor } from './placement.ts';
+import { Mailbox } from './ring/mailbox.ts';
+import { RingWriter, type RingHandle } from './ring/spsc-ring.ts';
+import type { Scheduler } from './timers.ts';
+
+export interface EndpointOptions {
+  thread: number;
+  workers: number;
+  control: SharedArrayBuffer;
+  scheduler: Scheduler;
+  log: Logger;
+  /** Actor factories; only worker threads host actors. */
+  registry?: ActorRegistry;
+  defaultAskTimeoutMs?: number;
+  /** Called after an ask leaves, so a thread that parks asynchronously can poll for the reply. */
+  onAskSent?: () => void;
+}
+
+export type PublishHandler = (topic: string, payload: unknown) => void;
+
+interface PendingAsk {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  cancelTimer: () => void;
+  dest: number;
+}
+
+interface ActorCell {
+  readonly key: string;
+  actor: Actor<unknown>;
+  readonly ctx: CellContext;
+  restarts: number;
+}
+
+interface Deferred {
+  dest: number;
+  type: number;
+  value: unknown;
+}
+
+const MAX_DEFERRED = 65_536;
+
+/**
+ * One thread's attachment to the runtime: its mailbox (inbound rings), its writers (one
+ * outbound ring per peer thread, itself included), the actors it hosts, and the asks it is
+ * waiting on. The gateway thread and every worker each own exactly one endpoint.
+ */
+export class Endpoint {
+  readonly thread: number;
+  readonly mailbox: Mailbox;
+  private readonly workers: number;
+  private readonly writers: (RingWriter | undefined)[] = [];
+  private readonly encoder = new FrameEncoder();
+  private readonly decoder = new FrameDecoder();
+  private readonly pending = new Map<number, PendingAsk>();
+  private readonly cells = new Map<string, ActorCell>();
+  private readonly deferred: Deferred[] = [];
+  private readonly scheduler: Scheduler;
+  private readonly registry: ActorRegistry;
+  private readonly defaultAskTimeoutMs: number;
+  private publishHandler: PublishHandler | undefined;
+  private readonly onAskSent: (() => void) | undefined;
+  private nextCorrelation = 1;
+  readonly log: Logger;
+
+  constructor(options: EndpointOptions) {
+    this.thread = options.thread;
+    this.workers = options.workers;
+    this.mailbox = new Mailbox(options.control);
+    this.scheduler = options.scheduler;
+    this.log = options.log;
+    this.registry = options.registry ?? {};
+    this.defaultAskTimeoutMs = options.defaultAskTimeoutMs ?? 5_000;
+    this.onAskSent = options.onAskSent;
+    this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) =>
+      this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch),
+    );
+  }
+
+  /** Wires the ring this thread writes to reach `dest` (whose mailbox control is given). */
+  attachOutbound(dest: number, ring: RingHandle, destControl: SharedArrayBuffer): void {
+    this.writers[dest] = new RingWriter(ring, destControl);
+  }
+
+  attachInbound(source: number, ring: RingHandle): void {
+    this.mailbox.attach(source, ring);
+  }
+
+  onPublish(handler: PublishHandler): void {
+    this.publishHandler = handler;
+  }
+
+  ownerOf(key: string): number {
+    return placeActor(key, this.workers);
+  }
+
+  tell(to: string, message: unknown): boolean {
+    return this.send(this.ownerOf(to), FrameType.TELL, [to, message]);
+  }
+
+  ask<R = unknown>(to: string, message: unknown, timeoutMs = this.defaultAskTimeoutMs): Promise<R> {
+    const dest = this.ownerOf(to);
+    const correlation = this.nextCorrelation++;
+    if (this.nextCorrelation > 0x7fffffff) this.nextCorrelation = 1;
+    return new Promise<R>((resolve, reject) => {
+      if (!this.send(dest, FrameType.ASK, [to, correlation, message])) {
+        reject(new RuntimeError(RuntimeErrorCode.BACKPRESSURE, `mailbox of thread ${dest} is full`));
+        return;
+      }
+      const cancelTimer = this.scheduler.schedule(timeoutMs, () => {
+        if (this.pending.delete(correlation)) {
+          reject(new RuntimeError(RuntimeErrorCode.TIMEOUT, `${to} did not answer within ${timeoutMs} ms`));
+        }
+      });
+      this.pending.set(correlation, { resolve: resolve as (v: unknown) => void, reject, cancelTimer, dest });
+      this.onAskSent?.();
+    });
+  }
+
+  publish(topic: string, payload: unknown): boolean {
+    if (this.thread === GATEWAY_THREAD) {
+      this.publishHandler?.(topic, payload);
+      return true;
+    }
+    return this.send(GATEWAY_THREAD, FrameType.PUBLISH, [topic, payload]);
+  }
+
+  /** Asks the owner of `key` to create the actor now rather than on its first message. */
+  startActor(key: string): boolean {
+    return this.send(this.ownerOf(key), FrameType.START_ACTOR, [key]);
+  }
+
+  /** Drains the mailbox (up to `budget` frames per inbound ring) and retries deferred replies. */
+  poll(budget: number): number {
+    if (this.deferred.length > 0) this.flushDeferred();
+    return this.mailbox.poll(budget);
+  }
+
+  get pendingAsks(): number {
+    return this.pending.size;
+  }
+
+  get actorCount(): number {
+    return this.cells.size;
+  }
+
+  actorRestarts(): number {
+    let total = 0;
+    for (const cell of this.cells.values()) total += cell.restarts;
+    return total;
+  }
+
+  /** Fails every ask waiting on `dest`, as when that thread died. */
+  failPendingTo(dest: number, reason: string): void {
+    for (const [correlation, ask] of this.pending) {
+      if (ask.dest !== dest) continue;
+      this.pending.delete(correlation);
+      ask.cancelTimer();
+      ask.reject(new RuntimeError(RuntimeErrorCode.WORKER_DIED, reason));
+    }
+  }
+
+  /** Calls every hosted actor's onStop; used on graceful shutdown. */
+  stopActors(): void {
+    for (const cell of this.cells.values()) {
+      try {
+        cell.actor.onStop?.(cell.ctx);
+      } catch (err) {
+        this.log.error({ actor: cell.key, err }, 'actor onStop failed');
+      }
+    }
+    this.cells.clear();
+  }
+
+  failAllPending(reason: string): void {
+    for (const dest of new Set([...this.pending.values()].map((p) => p.dest))) this.failPendingTo(dest, reason);
+  }
+
+  private send(dest: number, type: number, value: unknown): boolean {
+    const writer = this.writers[dest];
+    if (writer === undefined) return false;
+    return this.encoder.write(writer, type, value);
+  }
+
+  private sendOrDefer(dest: number, type: number, value: unknown): void {
+    if (this.deferred.length === 0 && this.send(dest, type, value)) return;
+    if (this.deferred.length >= MAX_DEFERRED) {
+      this.log.error({ dest, type }, 'deferred reply queue full; reply dropped');
+      return;
+    }
+    this.deferred.push({ dest, type, value });
+  }
+
+  private flushDeferred(): void {
+    let sent = 0;
+    while (sent < this.deferred.length) {
+      const d = this.deferred[sent]!;
+      if (!this.send(d.dest, d.type, d.value)) break;
+      sent++;
+    }
+    this.deferred.splice(0, sent);
+  }
+
+  private onFrame(source: number, type: number, body: unknown, endOfBatch: boolean): void {
+    const frame = body as unknown[];
+    switch (type) {
+      case FrameType.TELL:
+        this.deliver(frame[0] as string, frame[1], endOfBatch, source, 0);
+        return;
+      case FrameType.ASK:
+        this.deliver(frame[0] as string, frame[2], endOfBatch, source, frame[1] as number);
+        return;
+      case FrameType.REPLY_OK:
+      case FrameType.REPLY_ERR:
+        this.settle(frame[0] as number, type === FrameType.REPLY_OK, frame[1]);
+        return;
+      case FrameType.PUBLISH:
+        this.publishHandler?.(frame[0] as string, frame[1]);
+        return;
+      case FrameType.START_ACTOR:
+        this.cellFor(frame[0] as string);
+        return;
+      default:
+        this.log.warn({ type, source }, 'unknown frame type dropped');
+    }
+  }
+
+  private settle(correlation: number, ok: boolean, value: unknown): void {
+    const ask = this.pending.get(correlation);
+    if (ask === undefined) return; // timed out already
+    this.pending.delete(correlation);
+    ask.cancelTimer();
+    if (ok) ask.resolve(value);
+    else {
+      const e = value as { code: string; message: string };
+      ask.reject(new RuntimeError(e.code, e.message));
+    }
+  }
+
+  /** `correlation` 0 means a tell: nobody waits for the result. */
+  private deliver(key: string, message: unknown, endOfBatch: boolean, source: number, correlation: number): void {
+    const cell = this.cellFor(key);
+    if (cell === undefined) {
+      if (correlation !== 0) {
+        this.replyErr(source, correlation, RuntimeErrorCode.NO_SUCH_ACTOR_KIND, `no actor kind for ${key}`);
+      }
+      return;
+    }
+    let result: unknown;
+    try {
+      result = cell.actor.onMessage(message, cell.ctx, endOfBatch);
+    } catch (err) {
+      this.onActorFailure(cell, message, err, source, correlation);
+      return;
+    }
+    if (isThenable(result)) {
+      result.then(
+        (value) => correlation !== 0 && this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]),
+        (err: unknown) => this.onActorFailure(cell, message, err, source, correlation),
+      );
+    } else if (correlation !== 0) {
+      this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, result]);
+    }
+  }
+
+  private replyErr(source: number, correlation: number, code: string, message: string): void {
+    this.sendOrDefer(source, FrameType.REPLY_ERR, [correlation, { code, message }]);
+  }
+
+  /** Supervision: log with context, replace the actor with a fresh instance, answer the ask. */
+  private onActorFailure(cell: ActorCell, message: unknown, err: unknown, source: number, correlation: number): void {
+    const messageType = (message as { t?: unknown } | null)?.t;
+    this.log.error(
+      { actor: cell.key, thread: this.thread, message_type: messageType, restarts: cell.restarts + 1, err },
+      'actor threw; restarting',
+    );
+    try {
+      cell.actor.onStop?.(cell.ctx);
+    } catch {
+      // The failed instance is discarded either way.
+    }
+    cell.restarts++;
+    cell.actor = this.createActor(cell.key)!;
+    this.startCell(cell);
+    if (correlation !== 0) {
+      this.replyErr(source, correlation, RuntimeErrorCode.ACTOR_FAILED, `${cell.key} failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private createActor(key: string): Actor<unknown> | undefined {
+    const factory = this.registry[actorKind(key)];
+    return factory === undefined ? undefined : (factory(key) as Actor<unknown>);
+  }
+
+  private cellFor(key: string): ActorCell | undefined {
+    let cell = this.cells.get(key);
+    if (cell !== undefined) return cell;
+    const actor = this.createActor(key);
+    if (actor === undefined) return undefined;
+    const ctx = new CellContext(this, key, this.scheduler, this.log);
+    cell = { key, actor, ctx, restarts: 0 };
+    ctx.cell = cell;
+    this.cells.set(key, cell);
+    this.startCell(cell);
+    return cell;
+  }
+
+  private startCell(cell: ActorCell): void {
+    try {
+      cell.actor.onStart?.(cell.ctx);
+    } catch (err) {
+      this.log.error({ actor: cell.key, err }, 'actor onStart failed');
+    }
+  }
+}
+
+class CellContext implements ActorContext {
+  cell: ActorCell | undefined;
+  readonly thread: number;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    readonly key: string,
+    private readonly scheduler: Scheduler,
+    readonly log: Logger,
+  ) {
+    this.thread = endpoint.thread;
+  }
+
+  get restarts(): number {
+    return this.cell?.restarts ?? 0;
+  }
+
+  tell(to: string, message: unknown): boolean {
+    return this.endpoint.tell(to, message);
+  }
+
+  ask<R = unknown>(to: string, message: unknown, timeoutMs?: number): Promise<R> {
+    return this.endpoint.ask<R>(to, message, timeoutMs);
+  }
+
+  publish(topic: string, payload: unknown): boolean {
+    return this.endpoint.publish(topic, payload);
+  }
+
+  schedule(delayMs: number, fn: () => void): () => void {
+    return this.scheduler.schedule(delayMs, fn);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,36 @@
+/**
+ * Actor placement: which worker thread hosts an actor key. Deterministic, so every thread can
+ * address any actor without a directory. Thread 0 is the gateway (main) thread and hosts no
+ * actors; workers are threads 1..workers.
+ *
+ * Key grammar: `<kind>:<id>`, e.g. `edge:binance`, `book:BTC-USDT`, `router:acme`. The per-worker
+ * system actor `sys:<thread>` is pinned to its thread.
+ */
+export const GATEWAY_THREAD = 0;
+
+export function actorKind(key: string): string {
+  const colon = key.indexOf(':');
+  return colon < 0 ? key : key.slice(0, colon);
+}
+
+export function systemActorKey(thread: number): string {
+  return `sys:${thread}`;
+}
+
+/** FNV-1a over UTF-16 code units: cheap, stable across threads and restarts. */
+export function hashKey(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export function placeActor(key: string, workers: number): number {
+  if (key.startsWith('sys:')) {
+    const thread = Number(key.slice(4));
+    if (Number.isInteger(thread) && thread >= 1 && thread <= workers) return thread;
+  }
+  return 1 + (hashKey(key) % workers);
+}

@@ -1,0 +1,112 @@
+/**
+ * Entry point of an actor worker thread. It owns no sockets, so when idle it parks in
+ * `Atomics.wait` on its mailbox doorbell; the event loop still turns between batches so
+ * promise continuations, runtime timers and control messages from the gateway thread run.
+ *
+ * Idle strategy: after the last frame, spin `spinPolls` empty polls (tens of microseconds),
+ * then park until a producer rings, the next runtime timer is due, or `parkMaxMs` passes.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ActorRegistry } from './actor.ts';
+import { Endpoint } from './endpoint.ts';
+import { createLogger, flushLogs } from './log.ts';
+import type { RingHandle } from './ring/spsc-ring.ts';
+import { systemActor } from './system-actor.ts';
+import { TimerQueue } from './timers.ts';
+
+export interface WorkerBoot {
+  thread: number;
+  workers: number;
+  /** Mailbox control block of every thread, indexed by thread. */
+  controls: SharedArrayBuffer[];
+  /** inbound[source]: ring from `source` into this thread. */
+  inbound: RingHandle[];
+  /** outbound[dest]: ring from this thread to `dest`. */
+  outbound: RingHandle[];
+  registryUrl: string;
+  logLevel: string;
+  spinPolls: number;
+  parkMaxMs: number;
+}
+
+export type ControlMessage =
+  | { kind: 'rewire'; peer: number; inbound: RingHandle; outbound: RingHandle; peerControl: SharedArrayBuffer }
+  | { kind: 'stop' };
+
+export type WorkerReport = { kind: 'ready'; thread: number } | { kind: 'rewired'; peer: number } | { kind: 'stopped' };
+
+const BATCH = 256;
+const SLICE_MS = 2;
+
+async function main(): Promise<void> {
+  const boot = workerData as WorkerBoot;
+  const port = parentPort!;
+  const log = createLogger(boot.logLevel, { thread: boot.thread });
+  const timers = new TimerQueue();
+  const registry = ((await import(boot.registryUrl)) as { registry: ActorRegistry }).registry;
+  const endpoint: Endpoint = new Endpoint({
+    thread: boot.thread,
+    workers: boot.workers,
+    control: boot.controls[boot.thread]!,
+    scheduler: timers,
+    log,
+    registry: { ...registry, sys: () => systemActor(endpoint) },
+  });
+  for (let t = 0; t < boot.controls.length; t++) {
+    endpoint.attachInbound(t, boot.inbound[t]!);
+    endpoint.attachOutbound(t, boot.outbound[t]!, boot.controls[t]!);
+  }
+
+  let stopping = false;
+  port.on('message', (msg: ControlMessage) => {
+    if (msg.kind === 'rewire') {
+      endpoint.attachInbound(msg.peer, msg.inbound);
+      endpoint.attachOutbound(msg.peer, msg.outbound, msg.peerControl);
+      endpoint.failPendingTo(msg.peer, `thread ${msg.peer} restarted`);
+      port.postMessage({ kind: 'rewired', peer: msg.peer } satisfies WorkerReport);
+    } else if (msg.kind === 'stop') {
+      stopping = true;
+      endpoint.mailbox.wake();
+    }
+  });
+
+  port.postMessage({ kind: 'ready', thread: boot.thread } satisfies WorkerReport);
+
+  const onTimerError = (err: unknown) => log.error({ err }, 'timer callback threw');
+  const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+  let idle = 0;
+  let sliceEnd = performance.now() + SLICE_MS;
+  while (!stopping) {
+    const ran = timers.size > 0 ? timers.runDue(onTimerError) : 0;
+    const handled = endpoint.poll(BATCH);
+    if (handled > 0 || ran > 0) {
+      idle = 0;
+      // Let promise continuations (async handlers, settled asks) run before the next batch.
+      await null;
+    } else if (++idle >= boot.spinPolls) {
+      idle = 0;
+      endpoint.mailbox.park(Math.min(timers.nextDelay(), boot.parkMaxMs));
+      await yieldToEventLoop();
+      sliceEnd = performance.now() + SLICE_MS;
+      continue;
+    }
+    if ((idle & 63) === 0 && performance.now() >= sliceEnd) {
+      await yieldToEventLoop();
+      sliceEnd = performance.now() + SLICE_MS;
+    }
+  }
+
+  // Graceful stop: drain what producers already published, then stop the actors.
+  for (let i = 0; i < 1000 && endpoint.poll(BATCH) > 0; i++) await null;
+  endpoint.stopActors();
+  endpoint.failAllPending('worker stopping');
+  flushLogs();
+  port.postMessage({ kind: 'stopped' } satisfies WorkerReport);
+  port.close();
+}
+
+main().catch((err: unknown) => {
+  // A boot failure is fatal for this worker; the topology sees the exit and restarts it.
+  console.error('worker failed to boot', err);
+  process.exit(1);
+});

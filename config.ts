@@ -1,0 +1,52 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+/** Runtime configuration from the environment; the README lists every variable and default. */
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  workers: number;
+  logLevel: string;
+  auth: {
+    operatorKey: string | undefined;
+    jwtSecret: string | undefined;
+    jwksFile: string | undefined;
+    jwtIssuer: string | undefined;
+    jwtAudience: string | undefined;
+  };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const text = (name: string) => {
+    const value = env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(raw)}`);
+    }
+    return value;
+  };
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    host: text('HOST') ?? '127.0.0.1',
+    port: integer('PORT', 8080, 0, 65_535),
+    dataDir: resolve(text('DATA_DIR') ?? './data'),
+    workers: integer('WORKERS', Math.max(1, availableParallelism()), 1, 64),
+    logLevel,
+    auth: {
+      operatorKey: text('OPERATOR_KEY'),
+      jwtSecret: text('AUTH_JWT_SECRET'),
+      jwksFile: text('AUTH_JWKS_FILE'),
+      jwtIssuer: text('AUTH_JWT_ISSUER'),
+      jwtAudience: text('AUTH_JWT_AUDIENCE'),
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { Logger } from '../engine/actor.ts';
+import type { Topology } from '../engine/topology.ts';
+import type { Storage } from '../storage/index.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { TicketStore } from './auth/tickets.ts';
+import type { GatewayContext } from './context.ts';
+import type { RouteSpec } from './http/route.ts';
+import { HttpPipeline } from './http/pipeline.ts';
+import { Router } from './http/router.ts';
+import { KillSwitch } from './kill-switch.ts';
+import { buildOpenApi } from './openapi.ts';
+import { RateLimiter } from './rate-limit/limiter.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { healthRoutes } from './routes/health.ts';
+import { killSwitchRoutes } from './routes/kill-switch.ts';
+import { streamRoutes } from './routes/stream.ts';
+import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
+import { dataFrame } from './ws/channels.ts';
+import { StreamServer } from './ws/stream.ts';
+
+export interface GatewayDeps {
+  storage: Storage;
+  topology: Topology;
+  auth: Authenticator;
+  log: Logger;
+  version: string;
+}
+
+/**
+ * The gateway: one uWS app serving the REST routes through the HTTP pipeline and the unified
+ * WebSocket. Route modules are listed once here; the router, the validators and the OpenAPI
+ * document are all derived from that list.
+ */
+export class Gateway {
+  readonly app: TemplatedApp;
+  readonly context: GatewayContext;
+  readonly router = new Router();
+  private readonly stream: StreamServer;
+  private listenSocket: us_listen_socket | undefined;
+
+  constructor(deps: GatewayDeps) {
+    this.app = uws.App();
+    const limiter = new RateLimiter();
+    const tickets = new TicketStore();
+    this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log });
+    const killSwitch = new KillSwitch(deps.storage.meta);
+    this.context = {
+      storage: deps.storage,
+      topology: deps.topology,
+      tickets,
+      killSwitch,
+      log: deps.log,
+      version: deps.version,
+      startedAtMs: Date.now(),
+      broadcast: (channel, data) => {
+        this.app.publish(channel, dataFrame(channel, data));
+      },
+      wsConnections: () => this.stream.connectionCount,
+    };
+    killSwitch.onChange((state) => this.context.broadcast('system', { event: 'kill_switch', ...state }));
+    deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
+    deps.topology.endpoint.onPublish((topic, payload) => this.context.broadcast(topic, payload));
+
+    const routes: RouteSpec[] = [
+      ...healthRoutes(this.context),
+      ...apiKeyRoutes(this.context),
+      ...killSwitchRoutes(this.context),
+      ...streamRoutes(this.context),
+    ];
+    const openApiRoute: RouteSpec = {
+      method: 'get',
+      path: '/v1/openapi.json',
+      operationId: 'getOpenApi',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['meta'],
+      auth: 'public',
+      responses: { 200: { description: 'OpenAPI 3.1 document' } },
+      handler: () => ({ status: 200, body: openApi }),
+    };
+    routes.push(openApiRoute);
+    for (const route of routes) this.router.add(route);
+    const openApi = buildOpenApi(this.router.routes);
+
+    const pipeline = new HttpPipeline({ router: this.router, auth: deps.auth, limiter, log: deps.log });
+    this.stream.attach(this.app);
+    this.app.any('/*', pipeline.handle);
+  }
+
+  /** Listens on host:port (0 = ephemeral) and resolves with the bound port. */
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) {
+          reject(new Error(`could not listen on ${host}:${port}`));
+          return;
+        }
+        this.listenSocket = socket;
+        resolve(uws.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  /** Stops accepting connections; open ones are closed by `close()`. */
+  stopListening(): void {
+    if (this.listenSocket !== undefined) {
+      uws.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = undefined;
+    }
+  }
+
+  /** Stops listening and closes every WebSocket with 1001 (going away). */
+  close(): void {
+    this.stopListening();
+    this.stream.closeAll();
+  }
+}

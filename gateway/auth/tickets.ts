@@ -1,0 +1,48 @@
+import { randomBase62 } from '../../storage/random.ts';
+import type { Principal } from './principal.ts';
+
+export const TICKET_TTL_MS = 30_000;
+const MAX_TICKETS = 100_000;
+
+interface Ticket {
+  principal: Principal;
+  expiresAtMs: number;
+}
+
+/**
+ * Short-lived, single-use WebSocket tickets, so long-lived keys never sit in URLs (spec,
+ * Authentication 6). In memory on the gateway thread: a ticket is worth 30 seconds, so losing
+ * them on restart costs a client one more `GET /v1/ws/ticket`.
+ */
+export class TicketStore {
+  private readonly tickets = new Map<string, Ticket>();
+
+  issue(principal: Principal, nowMs: number): { ticket: string; expiresAtMs: number } {
+    if (this.tickets.size >= MAX_TICKETS) this.sweep(nowMs);
+    const ticket = `wst_${randomBase62(32)}`;
+    const expiresAtMs = nowMs + TICKET_TTL_MS;
+    this.tickets.set(ticket, { principal, expiresAtMs });
+    return { ticket, expiresAtMs };
+  }
+
+  /** Returns the principal and forgets the ticket; undefined when unknown, used or expired. */
+  redeem(ticket: string, nowMs: number): Principal | undefined {
+    const entry = this.tickets.get(ticket);
+    if (entry === undefined) return undefined;
+    this.tickets.delete(ticket);
+    return entry.expiresAtMs > nowMs ? entry.principal : undefined;
+  }
+
+  sweep(nowMs: number): void {
+    for (const [ticket, entry] of this.tickets) if (entry.expiresAtMs <= nowMs) this.tickets.delete(ticket);
+    // Still full of live tickets: drop the oldest (Map keeps insertion order).
+    for (const ticket of this.tickets.keys()) {
+      if (this.tickets.size < MAX_TICKETS) break;
+      this.tickets.delete(ticket);
+    }
+  }
+
+  get size(): number {
+    return this.tickets.size;
+  }
+}

@@ -1,0 +1,20 @@
+import type { Logger } from '../engine/actor.ts';
+import type { Topology } from '../engine/topology.ts';
+import type { Storage } from '../storage/index.ts';
+import type { TicketStore } from './auth/tickets.ts';
+import type { KillSwitch } from './kill-switch.ts';
+
+/** What route handlers may use: the service's parts, handed in rather than imported. */
+export interface GatewayContext {
+  readonly storage: Storage;
+  readonly topology: Topology;
+  readonly tickets: TicketStore;
+  readonly killSwitch: KillSwitch;
+  readonly log: Logger;
+  readonly version: string;
+  readonly startedAtMs: number;
+  /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
+  broadcast(channel: string, data: unknown): void;
+  /** Open WebSocket connections. */
+  wsConnections(): number;
+}

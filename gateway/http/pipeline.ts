@@ -1,0 +1,262 @@
+import { randomBase62 } from '../../storage/random.ts';
+import type { Logger } from '../../engine/actor.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Principal } from '../auth/principal.ts';
+import { ApiError, errorBody, Errors } from '../errors.ts';
+import type { RateLimiter } from '../rate-limit/limiter.ts';
+import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
+import type { HttpRequest, HttpResponse } from '../uws.ts';
+import { compileBody, compileText, type Validator } from '../validation.ts';
+import type { HttpMethod, Reply, RequestContext, RouteSpec } from './route.ts';
+import type { Router } from './router.ts';
+import { statusLine } from './status.ts';
+
+export const BODY_LIMIT_BYTES = 1 << 20;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
+
+export interface PipelineDeps {
+  router: Router;
+  auth: Authenticator;
+  limiter: RateLimiter;
+  log: Logger;
+}
+
+/** Compiled validators of one route, built once at start-up. */
+interface CompiledRoute {
+  params: Validator | undefined;
+  query: Validator | undefined;
+  body: Validator | undefined;
+}
+
+/** What survives from uWS's request object, which is valid only until the first await. */
+interface Exchange {
+  readonly res: HttpResponse;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly startedAt: number;
+  aborted: boolean;
+  clientId: string | null;
+}
+
+/**
+ * The life of an HTTP request, in order: request id -> route match (404/405) -> authentication
+ * (401) -> rate limit per client (429) -> permission (403) -> path, query and body validation
+ * (400/413/415) -> handler -> one JSON response and one log line. Every failure on the way is an
+ * ApiError rendered in the spec's envelope.
+ */
+export class HttpPipeline {
+  private readonly compiled = new Map<RouteSpec, CompiledRoute>();
+  private readonly requestIdPrefix = randomBase62(8);
+  private requestCounter = 0;
+
+  constructor(private readonly deps: PipelineDeps) {
+    for (const route of deps.router.routes) {
+      this.compiled.set(route, {
+        params: route.params ? compileText(route.params, 'path') : undefined,
+        query: route.query ? compileText(route.query, 'query') : undefined,
+        body: route.body ? compileBody(route.body) : undefined,
+      });
+    }
+  }
+
+  handle = (res: HttpResponse, req: HttpRequest): void => {
+    const incomingId = req.getHeader('x-request-id');
+    const exchange: Exchange = {
+      res,
+      requestId: REQUEST_ID_PATTERN.test(incomingId) ? incomingId : this.nextRequestId(),
+      method: req.getMethod(),
+      path: req.getUrl(),
+      startedAt: performance.now(),
+      aborted: false,
+      clientId: null,
+    };
+    res.onAborted(() => {
+      exchange.aborted = true;
+    });
+    const match = this.deps.router.match(exchange.method, exchange.path);
+    if (match.kind !== 'found') {
+      const err =
+        match.kind === 'not_found'
+          ? Errors.notFound(`no route for ${exchange.method.toUpperCase()} ${exchange.path}`)
+          : Errors.methodNotAllowed(exchange.method.toUpperCase(), match.allowed);
+      this.fail(exchange, err);
+      return;
+    }
+    const route = match.route;
+    const needsBody = route.body !== undefined && METHODS_WITH_BODY.has(exchange.method);
+    const input = {
+      authorization: req.getHeader('authorization'),
+      contentType: req.getHeader('content-type'),
+      contentLength: req.getHeader('content-length'),
+      rawQuery: req.getQuery() ?? '',
+    };
+    let principal: Principal | Promise<Principal> | undefined;
+    try {
+      if (route.auth !== 'public') principal = this.deps.auth.authenticate(input.authorization, Date.now());
+    } catch (err) {
+      this.fail(exchange, err);
+      return;
+    }
+    // The body must be subscribed to before any await, or its chunks are lost.
+    const body = needsBody ? readBody(res, input.contentType, input.contentLength) : undefined;
+    // Marks an early rejection (413/415) as handled; `run` still awaits and reports it.
+    body?.catch(() => {});
+    void this.run(exchange, route, match.params, input.rawQuery, principal, body);
+  };
+
+  private async run(
+    exchange: Exchange,
+    route: RouteSpec,
+    params: Record<string, string>,
+    rawQuery: string,
+    pending: Principal | Promise<Principal> | undefined,
+    body: Promise<string> | undefined,
+  ): Promise<void> {
+    try {
+      const principal = pending instanceof Promise ? await pending : pending;
+      if (principal !== undefined) {
+        exchange.clientId = principal.client_id;
+        this.admit(principal, route);
+      }
+      const compiled = this.compiled.get(route)!;
+      const query = parseQuery(rawQuery);
+      const details = [...(compiled.params?.(params) ?? []), ...(compiled.query?.(query) ?? [])];
+      let parsedBody: unknown = undefined;
+      if (body !== undefined) {
+        parsedBody = parseJson(await body, route.bodyRequired ?? true);
+        details.push(...(compiled.body?.(parsedBody) ?? []));
+      }
+      if (details.length > 0) throw Errors.validation(details);
+      const ctx: RequestContext = {
+        requestId: exchange.requestId,
+        method: exchange.method as HttpMethod,
+        path: exchange.path,
+        params,
+        query,
+        body: parsedBody,
+        principal,
+      };
+      const reply = await route.handler(ctx);
+      this.reply(exchange, reply);
+    } catch (err) {
+      this.fail(exchange, err);
+    }
+  }
+
+  /** Rate limit, then permission: a throttled caller learns nothing about what it may do. */
+  private admit(principal: Principal, route: RouteSpec): void {
+    if (principal.client_id !== OPERATOR_CLIENT_ID) {
+      const waitMs = this.deps.limiter.check(principal.client_id, principal.profile.rate_limit_qps, Date.now());
+      if (waitMs > 0) throw Errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000)));
+    }
+    if (route.auth === 'admin' && !principal.is_admin) throw Errors.forbidden('admin only');
+    if (route.auth === 'sandbox' && principal.mode !== 'sandbox') {
+      throw Errors.forbidden('sandbox endpoints require a sandbox key');
+    }
+  }
+
+  private reply(exchange: Exchange, reply: Reply): void {
+    const body = reply.status === 204 ? undefined : JSON.stringify(reply.body);
+    this.respond(exchange, reply.status, body, reply.headers);
+  }
+
+  private fail(exchange: Exchange, err: unknown): void {
+    if (err instanceof ApiError) {
+      this.respond(exchange, err.status, errorBody(err, exchange.requestId), err.headers);
+      return;
+    }
+    this.deps.log.error(
+      { req_id: exchange.requestId, method: exchange.method, path: exchange.path, err },
+      'unhandled error in request',
+    );
+    this.respond(exchange, 500, errorBody(Errors.internal(), exchange.requestId));
+  }
+
+  private respond(exchange: Exchange, status: number, body: string | undefined, headers?: Record<string, string>): void {
+    if (!exchange.aborted) {
+      const res = exchange.res;
+      res.cork(() => {
+        res.writeStatus(statusLine(status));
+        res.writeHeader('content-type', 'application/json');
+        res.writeHeader('x-request-id', exchange.requestId);
+        if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
+        // An oversize body is not drained: close the connection after answering.
+        res.end(body, status === 413);
+      });
+    }
+    this.deps.log.info(
+      {
+        req_id: exchange.requestId,
+        method: exchange.method.toUpperCase(),
+        path: exchange.path,
+        status,
+        latency_us: Math.round((performance.now() - exchange.startedAt) * 1000),
+        client_id: exchange.clientId,
+        aborted: exchange.aborted || undefined,
+      },
+      'request',
+    );
+  }
+
+  private nextRequestId(): string {
+    return `req_${this.requestIdPrefix}${(this.requestCounter++).toString(36)}`;
+  }
+}
+
+/**
+ * Collects the body, capped at BODY_LIMIT_BYTES. uWS hands out chunks that are valid only during
+ * the callback, so each is copied.
+ */
+function readBody(res: HttpResponse, contentType: string, contentLength: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const declared = contentLength === '' ? 0 : Number(contentLength);
+    if (declared > BODY_LIMIT_BYTES) {
+      reject(Errors.payloadTooLarge(BODY_LIMIT_BYTES));
+      res.onData(() => {});
+      return;
+    }
+    if (contentType !== '' && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+      reject(Errors.unsupportedMediaType());
+      res.onData(() => {});
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > BODY_LIMIT_BYTES) {
+        done = true;
+        reject(Errors.payloadTooLarge(BODY_LIMIT_BYTES));
+        return;
+      }
+      chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
+      if (isLast) {
+        done = true;
+        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      }
+    });
+  });
+}
+
+function parseJson(text: string, required: boolean): unknown {
+  if (text.trim() === '') {
+    if (required) throw Errors.validation([{ field: 'body', message: 'a JSON body is required' }]);
+    return {};
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw Errors.malformedJson((err as Error).message);
+  }
+}
+
+function parseQuery(raw: string): Record<string, unknown> {
+  if (raw === '') return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) out[key] = value;
+  return out;
+}

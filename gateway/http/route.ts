@@ -1,0 +1,56 @@
+import type { TSchema } from 'typebox';
+import type { Principal } from '../auth/principal.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/**
+ * Who may call a route: `public` needs no credentials; `bearer` any valid credential; `admin`
+ * an admin client (the operator key or a profile with is_admin); `sandbox` a sandbox key.
+ */
+export type AuthLevel = 'public' | 'bearer' | 'admin' | 'sandbox';
+
+export interface RequestContext {
+  readonly requestId: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly params: Record<string, string>;
+  readonly query: Record<string, unknown>;
+  readonly body: unknown;
+  /** Set on every route whose auth level is not `public`. */
+  readonly principal: Principal | undefined;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: TSchema;
+}
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/v1/api_keys/{key_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: AuthLevel;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** When false an empty body validates as `{}`. */
+  bodyRequired?: boolean;
+  responses: Record<number, ResponseSpec>;
+  handler(ctx: RequestContext): Reply | Promise<Reply>;
+}
+
+/** Where the principal is needed, route handlers call this rather than asserting. */
+export function principalOf(ctx: RequestContext): Principal {
+  if (ctx.principal === undefined) throw new Error(`route ${ctx.path} reached without a principal`);
+  return ctx.principal;
+}

@@ -1,0 +1,128 @@
+import { Type } from 'typebox';
+import { Errors } from '../errors.ts';
+import type { GatewayContext } from '../context.ts';
+import type { RouteSpec } from '../http/route.ts';
+
+const WorkerStatusSchema = Type.Object({
+  thread: Type.Integer(),
+  state: Type.String({ enum: ['starting', 'up', 'restarting', 'stopped'] }),
+  restarts: Type.Integer({ minimum: 0 }),
+  thread_id: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const KillSwitchSchema = Type.Object(
+  {
+    active: Type.Boolean(),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    updated_at_ms: Type.Union([Type.Integer(), Type.Null()]),
+    updated_by: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'KillSwitchState' },
+);
+
+const HealthSchema = Type.Object(
+  {
+    status: Type.String({ enum: ['ok', 'degraded', 'halted'] }),
+    version: Type.String(),
+    uptime_ms: Type.Integer({ minimum: 0 }),
+    ready: Type.Boolean(),
+    safe: Type.Boolean(),
+    workers: Type.Array(WorkerStatusSchema),
+    storage: Type.Object({ open: Type.Boolean(), schema_version: Type.Integer() }),
+    kill_switch: KillSwitchSchema,
+    ws_connections: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'Health' },
+);
+
+const tags = ['health'];
+
+export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
+  const ready = () => ctx.storage.isOpen && ctx.topology.ready;
+  const notReadyReason = () =>
+    !ctx.storage.isOpen
+      ? 'storage is not open'
+      : `workers not up: ${ctx.topology
+          .status()
+          .filter((w) => w.state !== 'up')
+          .map((w) => `${w.thread}=${w.state}`)
+          .join(', ')}`;
+  return [
+    {
+      method: 'get',
+      path: '/v1/health',
+      operationId: 'getHealth',
+      summary: 'Detailed health: workers, storage, kill switch',
+      tags,
+      auth: 'public',
+      responses: { 200: { description: 'Health', schema: HealthSchema } },
+      handler: () => {
+        const isReady = ready();
+        const safe = !ctx.killSwitch.active;
+        return {
+          status: 200,
+          body: {
+            status: !safe ? 'halted' : isReady ? 'ok' : 'degraded',
+            version: ctx.version,
+            uptime_ms: Date.now() - ctx.startedAtMs,
+            ready: isReady,
+            safe,
+            workers: ctx.topology.status(),
+            storage: { open: ctx.storage.isOpen, schema_version: ctx.storage.isOpen ? ctx.storage.schemaVersion : 0 },
+            kill_switch: ctx.killSwitch.state,
+            ws_connections: ctx.wsConnections(),
+          },
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/health/live',
+      operationId: 'getHealthLive',
+      summary: '200 while the process is alive',
+      tags,
+      auth: 'public',
+      responses: {
+        200: { description: 'Alive', schema: Type.Object({ status: Type.Literal('alive'), uptime_ms: Type.Integer() }) },
+      },
+      handler: () => ({ status: 200, body: { status: 'alive', uptime_ms: Date.now() - ctx.startedAtMs } }),
+    },
+    {
+      method: 'get',
+      path: '/v1/health/ready',
+      operationId: 'getHealthReady',
+      summary: '200 when workers and storage are up, 503 otherwise',
+      tags,
+      auth: 'public',
+      responses: {
+        200: { description: 'Ready', schema: Type.Object({ ready: Type.Literal(true), workers: Type.Integer() }) },
+        503: { description: 'Not ready (error envelope, code NOT_READY)' },
+      },
+      handler: () => {
+        if (!ready()) throw Errors.unavailable('NOT_READY', notReadyReason());
+        return { status: 200, body: { ready: true, workers: ctx.topology.workers } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/health/safety',
+      operationId: 'getHealthSafety',
+      summary: '200 when execution admission is safe, 503 while the kill switch halts dispatch',
+      tags,
+      auth: 'public',
+      responses: {
+        200: { description: 'Safe', schema: Type.Object({ safe: Type.Literal(true), kill_switch_active: Type.Literal(false) }) },
+        503: { description: 'Dispatch halted (error envelope, code DISPATCH_HALTED)' },
+      },
+      handler: () => {
+        const state = ctx.killSwitch.state;
+        if (state.active) {
+          throw Errors.unavailable('DISPATCH_HALTED', `kill switch active${state.reason ? `: ${state.reason}` : ''}`);
+        }
+        return { status: 200, body: { safe: true, kill_switch_active: false } };
+      },
+    },
+  ];
+}
+
+export { KillSwitchSchema };

@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import type { GatewayContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf, type RouteSpec } from '../http/route.ts';
+import { CHANNELS } from '../ws/channels.ts';
+import { IsoTimestamp } from '../schemas/common.ts';
+
+export function streamRoutes(ctx: GatewayContext): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/v1/ws/ticket',
+      operationId: 'getWsTicket',
+      summary: 'A short-lived, single-use ticket for /v1/stream?ticket=...',
+      tags: ['streams'],
+      auth: 'bearer',
+      responses: {
+        200: {
+          description: 'The ticket',
+          schema: Type.Object({ ticket: Type.String(), expires_in_ms: Type.Integer(), expires_at: IsoTimestamp }),
+        },
+      },
+      handler: (req) => {
+        const now = Date.now();
+        const { ticket, expiresAtMs } = ctx.tickets.issue(principalOf(req), now);
+        return {
+          status: 200,
+          body: { ticket, expires_in_ms: expiresAtMs - now, expires_at: new Date(expiresAtMs).toISOString() },
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/stream',
+      operationId: 'openStream',
+      summary: 'Unified WebSocket (upgrade with ?ticket= or a bearer header)',
+      description:
+        'Send {"subscribe": [channel, ...]} to subscribe; each call is answered by {"type":"subscribed"} and ' +
+        'an {"type":"error"} frame for unknown channels. Data frames are {"type":"data","channel","ts_ns","data"}. ' +
+        `Channels: ${CHANNELS.map((c) => `${c.name} (${c.description})`).join('; ')}.`,
+      tags: ['streams'],
+      auth: 'public',
+      responses: {
+        101: { description: 'Switching protocols to WebSocket' },
+        426: { description: 'A plain HTTP request: this endpoint needs a WebSocket upgrade' },
+      },
+      handler: () => {
+        throw new ApiError(426, 'UPGRADE_REQUIRED', 'GET /v1/stream needs a WebSocket upgrade', [], { upgrade: 'websocket' });
+      },
+    },
+  ];
+}

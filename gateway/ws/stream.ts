@@ -1,0 +1,192 @@
+import type { Logger } from '../../engine/actor.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { TicketStore } from '../auth/tickets.ts';
+import { ApiError, errorBody, Errors, type FieldError } from '../errors.ts';
+import type { RateLimiter } from '../rate-limit/limiter.ts';
+import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
+import { statusLine } from '../http/status.ts';
+import { uws, type HttpRequest, type HttpResponse, type TemplatedApp, type WebSocket } from '../uws.ts';
+import { findChannel, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './channels.ts';
+
+export interface StreamUser {
+  principal: Principal;
+  connectionId: string;
+  /** channel name -> topic */
+  subscriptions: Map<string, string>;
+}
+
+export interface StreamDeps {
+  auth: Authenticator;
+  tickets: TicketStore;
+  limiter: RateLimiter;
+  log: Logger;
+}
+
+/** Slow consumers are cut off here rather than buffered without bound. */
+export const MAX_BACKPRESSURE_BYTES = 1 << 20;
+const MAX_INBOUND_MESSAGE_BYTES = 64 * 1024;
+
+/**
+ * The unified WebSocket `/v1/stream`. Authentication happens at the upgrade, with a single-use
+ * ticket (`?ticket=`) or a bearer header; after that the client sends
+ * `{"subscribe": [...]}` / `{"unsubscribe": [...]}` and gets an ack per call and an error frame
+ * per unknown channel.
+ */
+export class StreamServer {
+  private readonly sockets = new Set<WebSocket<StreamUser>>();
+  private nextId = 0;
+
+  constructor(private readonly deps: StreamDeps) {}
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  closeAll(): void {
+    for (const ws of [...this.sockets]) ws.end(1001, 'server shutting down');
+  }
+
+  attach(app: TemplatedApp): void {
+    app.ws<StreamUser>('/v1/stream', {
+      compression: uws.DISABLED,
+      maxPayloadLength: MAX_INBOUND_MESSAGE_BYTES,
+      maxBackpressure: MAX_BACKPRESSURE_BYTES,
+      closeOnBackpressureLimit: 1,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => this.upgrade(res, req, context),
+      open: (ws) => {
+        this.sockets.add(ws);
+      },
+      message: (ws, message) => this.onMessage(ws, message),
+      close: (ws) => {
+        this.sockets.delete(ws);
+      },
+    });
+  }
+
+  private upgrade(res: HttpResponse, req: HttpRequest, context: unknown): void {
+    const secKey = req.getHeader('sec-websocket-key');
+    const protocol = req.getHeader('sec-websocket-protocol');
+    const extensions = req.getHeader('sec-websocket-extensions');
+    const authorization = req.getHeader('authorization');
+    const ticket = new URLSearchParams(req.getQuery() ?? '').get('ticket');
+    const requestId = req.getHeader('x-request-id') || `ws_${(this.nextId++).toString(36)}`;
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const accept = (principal: Principal) => {
+      if (aborted) return;
+      if (principal.client_id !== OPERATOR_CLIENT_ID) {
+        const waitMs = this.deps.limiter.check(principal.client_id, principal.profile.rate_limit_qps, Date.now());
+        if (waitMs > 0) return reject(Errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000))));
+      }
+      const user: StreamUser = {
+        principal,
+        connectionId: `conn_${(this.nextId++).toString(36)}`,
+        subscriptions: new Map(),
+      };
+      res.cork(() => res.upgrade(user, secKey, protocol, extensions, context as never));
+    };
+    const reject = (err: unknown) => {
+      if (aborted) return;
+      const apiErr = err instanceof ApiError ? err : Errors.internal();
+      if (!(err instanceof ApiError)) this.deps.log.error({ req_id: requestId, err }, 'websocket upgrade failed');
+      res.cork(() => {
+        res.writeStatus(statusLine(apiErr.status));
+        res.writeHeader('content-type', 'application/json');
+        res.writeHeader('x-request-id', requestId);
+        res.end(errorBody(apiErr, requestId));
+      });
+    };
+    try {
+      let principal: Principal | Promise<Principal>;
+      if (ticket !== null) {
+        const redeemed = this.deps.tickets.redeem(ticket, Date.now());
+        if (redeemed === undefined) throw Errors.unauthenticated('unknown, used or expired ticket');
+        principal = redeemed;
+      } else {
+        principal = this.deps.auth.authenticate(authorization, Date.now());
+      }
+      if (principal instanceof Promise) principal.then(accept, reject);
+      else accept(principal);
+    } catch (err) {
+      reject(err);
+    }
+  }
+
+  private onMessage(ws: WebSocket<StreamUser>, message: ArrayBuffer): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(message).toString('utf8'));
+    } catch {
+      this.sendError(ws, 'VALIDATION_ERROR', 'malformed JSON message', [{ field: 'message', message: 'not JSON' }]);
+      return;
+    }
+    const body = parsed as { subscribe?: unknown; unsubscribe?: unknown };
+    if (typeof parsed !== 'object' || parsed === null || (body.subscribe === undefined && body.unsubscribe === undefined)) {
+      this.sendError(ws, 'VALIDATION_ERROR', 'expected {"subscribe": [...]} or {"unsubscribe": [...]}', [
+        { field: 'message', message: 'needs a subscribe or unsubscribe array' },
+      ]);
+      return;
+    }
+    if (body.subscribe !== undefined) this.subscribe(ws, body.subscribe);
+    if (body.unsubscribe !== undefined) this.unsubscribe(ws, body.unsubscribe);
+  }
+
+  private subscribe(ws: WebSocket<StreamUser>, channels: unknown): void {
+    const list = this.channelList(ws, 'subscribe', channels);
+    if (list === undefined) return;
+    const user = ws.getUserData();
+    const accepted: string[] = [];
+    const unknown: FieldError[] = [];
+    list.forEach((channel, i) => {
+      const spec = findChannel(channel);
+      if (spec === undefined) {
+        unknown.push({ field: `subscribe[${i}]`, message: `unknown channel ${JSON.stringify(channel)}` });
+        return;
+      }
+      if (!user.subscriptions.has(channel)) {
+        if (user.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          unknown.push({ field: `subscribe[${i}]`, message: `at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions` });
+          return;
+        }
+        const topic = spec.topic(channel, user.principal);
+        user.subscriptions.set(channel, topic);
+        ws.subscribe(topic);
+      }
+      accepted.push(channel);
+    });
+    if (accepted.length > 0) ws.send(JSON.stringify({ type: 'subscribed', channels: accepted }));
+    if (unknown.length > 0) this.sendError(ws, 'UNKNOWN_CHANNEL', 'unknown channel', unknown);
+  }
+
+  private unsubscribe(ws: WebSocket<StreamUser>, channels: unknown): void {
+    const list = this.channelList(ws, 'unsubscribe', channels);
+    if (list === undefined) return;
+    const user = ws.getUserData();
+    for (const channel of list) {
+      const topic = user.subscriptions.get(channel);
+      if (topic === undefined) continue;
+      user.subscriptions.delete(channel);
+      ws.unsubscribe(topic);
+    }
+    ws.send(JSON.stringify({ type: 'unsubscribed', channels: list }));
+  }
+
+  private channelList(ws: WebSocket<StreamUser>, field: string, value: unknown): string[] | undefined {
+    if (!Array.isArray(value) || !value.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 256)) {
+      this.sendError(ws, 'VALIDATION_ERROR', `${field} must be an array of channel names`, [
+        { field, message: 'must be an array of non-empty strings' },
+      ]);
+      return undefined;
+    }
+    return value as string[];
+  }
+
+  private sendError(ws: WebSocket<StreamUser>, code: string, message: string, details: FieldError[]): void {
+    ws.send(JSON.stringify({ type: 'error', error: { code, message, request_id: ws.getUserData().connectionId, details } }));
+  }
+}

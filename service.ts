@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import type { ServiceConfig } from './config.ts';
+import { createLogger, flushLogs } from './engine/log.ts';
+import { Topology } from './engine/topology.ts';
+import { Authenticator } from './gateway/auth/authenticator.ts';
+import { Gateway } from './gateway/app.ts';
+import { Storage } from './storage/index.ts';
+
+export interface Service {
+  readonly port: number;
+  readonly gateway: Gateway;
+  readonly topology: Topology;
+  readonly storage: Storage;
+  /** Set only on the first start without OPERATOR_KEY: shown once, never stored. */
+  readonly generatedOperatorKey: string | undefined;
+  stop(): Promise<void>;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+/**
+ * Start-up order: storage (migrations) -> operator identity -> gateway listening (so the
+ * liveness probe answers and readiness says 503 while workers boot) -> actor workers.
+ * Shutdown runs it backwards: stop accepting, drain the rings, close LMDB.
+ */
+export async function startService(config: ServiceConfig): Promise<Service> {
+  const log = createLogger(config.logLevel);
+  const storage = Storage.open(config.dataDir);
+  const auth = new Authenticator(storage, config.auth);
+  const generatedOperatorKey = await auth.init();
+  const topology = new Topology({
+    workers: config.workers,
+    registryUrl: new URL('./actors/registry.ts', import.meta.url).href,
+    log,
+    logLevel: config.logLevel,
+  });
+  const gateway = new Gateway({ storage, topology, auth, log, version: VERSION });
+  const port = await gateway.listen(config.host, config.port);
+  await topology.start();
+  log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info({}, 'shutting down');
+      gateway.close();
+      await topology.stop();
+      await storage.close();
+      log.info({}, 'stopped');
+      flushLogs();
+    })());
+  return { port, gateway, topology, storage, generatedOperatorKey, stop };
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { migrate } from './migrations.ts';
+
+/**
+ * The one LMDB environment under DATA_DIR and its named databases. Every store is a thin class
+ * over one or two of these; the keys leave room for mode (`is_sandbox`), venue, instrument kind
+ * and region as later stores arrive (orders and fills key by [client, mode, ...]).
+ *
+ * Writes: lmdb-js batches every put of one event turn into a single transaction; a `put`
+ * resolves when that transaction commits (visible), and `root.flushed` when it is on disk.
+ * Anything acknowledged to a client awaits `durable()` first.
+ */
+export interface Databases {
+  readonly root: RootDatabase;
+  /** Small singletons: schema version, kill switch, operator key hash. */
+  readonly meta: Database<unknown, string>;
+  /** client_id -> ClientProfile */
+  readonly clients: Database<unknown, string>;
+  /** [client_id, key_id] -> ApiKeyRecord */
+  readonly apiKeys: Database<unknown, [string, string]>;
+  /** sha256(raw key) hex -> [client_id, key_id] */
+  readonly apiKeyHashes: Database<[string, string], string>;
+}
+
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes'] as const;
+
+export function openDatabases(dataDir: string): Databases {
+  const path = join(dataDir, 'lmdb');
+  mkdirSync(path, { recursive: true });
+  const root = open({ path, maxDbs: 64, compression: false, noMemInit: true });
+  // Shared structures make msgpack records about 2.5x faster to decode (MEASURED.md).
+  const structures = { sharedStructuresKey: Symbol.for('structures') };
+  const databases: Databases = {
+    root,
+    meta: root.openDB({ name: 'meta' }),
+    clients: root.openDB({ name: 'clients', ...structures }),
+    apiKeys: root.openDB({ name: 'api_keys', ...structures }),
+    apiKeyHashes: root.openDB({ name: 'api_key_hashes' }),
+  };
+  migrate(databases);
+  return databases;
+}
+
+/** Resolves when every write issued so far is on disk. */
+export async function durable(db: Databases): Promise<void> {
+  await db.root.flushed;
+}
+
+export async function closeDatabases(db: Databases): Promise<void> {
+  await db.root.flushed;
+  await db.root.close();
+}

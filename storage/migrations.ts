@@ -1,0 +1,48 @@
+import type { Databases } from './database.ts';
+
+/**
+ * Schema migrations. The stored `schema_version` says which have run; `migrate` applies the
+ * rest in order, each inside one write transaction with the version bump, so a crash leaves
+ * either the old or the new schema. Add a migration by appending to the list; never edit one
+ * that has shipped.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Databases): void;
+}
+
+export const SCHEMA_VERSION_KEY = 'schema_version';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'clients, api_keys and api_key_hashes databases; meta singletons',
+    up: () => {
+      // The named databases are created by openDB; nothing to backfill.
+    },
+  },
+];
+
+export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function schemaVersion(db: Databases): number {
+  const value = db.meta.get(SCHEMA_VERSION_KEY);
+  return typeof value === 'number' ? value : 0;
+}
+
+export function migrate(db: Databases, migrations: readonly Migration[] = MIGRATIONS): number {
+  const from = schemaVersion(db);
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (from > latest) {
+    throw new Error(`database schema ${from} is newer than this build's ${latest}; refusing to start`);
+  }
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    db.root.transactionSync(() => {
+      migration.up(db);
+      db.meta.putSync(SCHEMA_VERSION_KEY, migration.version);
+    });
+  }
+  return schemaVersion(db);
+}

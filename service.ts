@@ -35,7 +35,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     log,
     logLevel: config.logLevel,
   });
-  const gateway = new Gateway({ storage, topology, auth, log, version: VERSION });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION });
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');

@@ -1,4 +1,5 @@
 import type { Logger } from '../engine/actor.ts';
+import { createRequestLogger } from '../engine/log.ts';
 import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Authenticator } from './auth/authenticator.ts';
@@ -23,6 +24,7 @@ export interface GatewayDeps {
   topology: Topology;
   auth: Authenticator;
   log: Logger;
+  logLevel: string;
   version: string;
 }
 
@@ -81,7 +83,13 @@ export class Gateway {
     for (const route of routes) this.router.add(route);
     const openApi = buildOpenApi(this.router.routes);
 
-    const pipeline = new HttpPipeline({ router: this.router, auth: deps.auth, limiter, log: deps.log });
+    const pipeline = new HttpPipeline({
+      router: this.router,
+      auth: deps.auth,
+      limiter,
+      log: deps.log,
+      requestLog: createRequestLogger(deps.logLevel),
+    });
     this.stream.attach(this.app);
     this.app.any('/*', pipeline.handle);
   }

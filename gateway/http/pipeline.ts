@@ -1,5 +1,6 @@
 import { randomBase62 } from '../../storage/random.ts';
 import type { Logger } from '../../engine/actor.ts';
+import type { RequestLogLine } from '../../engine/log.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, errorBody, Errors } from '../errors.ts';
@@ -20,7 +21,10 @@ export interface PipelineDeps {
   auth: Authenticator;
   limiter: RateLimiter;
   log: Logger;
+  requestLog: (line: RequestLogLine) => void;
 }
+
+const METHOD_NAMES: Record<string, string> = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH' };
 
 /** Compiled validators of one route, built once at start-up. */
 interface CompiledRoute {
@@ -186,18 +190,15 @@ export class HttpPipeline {
         res.end(body, status === 413);
       });
     }
-    this.deps.log.info(
-      {
-        req_id: exchange.requestId,
-        method: exchange.method.toUpperCase(),
-        path: exchange.path,
-        status,
-        latency_us: Math.round((performance.now() - exchange.startedAt) * 1000),
-        client_id: exchange.clientId,
-        aborted: exchange.aborted || undefined,
-      },
-      'request',
-    );
+    this.deps.requestLog({
+      requestId: exchange.requestId,
+      method: METHOD_NAMES[exchange.method] ?? exchange.method.toUpperCase(),
+      path: exchange.path,
+      status,
+      latencyUs: Math.round((performance.now() - exchange.startedAt) * 1000),
+      clientId: exchange.clientId,
+      aborted: exchange.aborted,
+    });
   }
 
   private nextRequestId(): string {

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceConfig } from '../../config.ts';
+import { startService, type Service } from '../../service.ts';
+
+export const TEST_OPERATOR_KEY = 'sqk_op_test_operator_key_0123456789abcdef';
+export const TEST_JWT_SECRET = 'test-jwt-secret-with-enough-entropy-0123456789';
+
+export interface TestService {
+  service: Service;
+  base: string;
+  dataDir: string;
+  config: ServiceConfig;
+  /** Stops the service; keeps the data directory unless `removeData` (default true). */
+  stop(removeData?: boolean): Promise<void>;
+}
+
+/**
+ * The real service (gateway, workers, LMDB) on an ephemeral loopback port with a temp data
+ * directory. Pass `dataDir` to restart over an existing database.
+ */
+export async function startTestService(
+  overrides: Partial<Omit<ServiceConfig, 'auth'>> & { auth?: Partial<ServiceConfig['auth']> } = {},
+): Promise<TestService> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'seq-test-'));
+  const config: ServiceConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    workers: 2,
+    logLevel: process.env['LOG_LEVEL'] ?? 'silent',
+    ...overrides,
+    dataDir,
+    auth: {
+      operatorKey: TEST_OPERATOR_KEY,
+      jwtSecret: TEST_JWT_SECRET,
+      jwksFile: undefined,
+      jwtIssuer: undefined,
+      jwtAudience: undefined,
+      ...overrides.auth,
+    },
+  };
+  const service = await startService(config);
+  return {
+    service,
+    base: `http://127.0.0.1:${service.port}`,
+    dataDir,
+    config,
+    stop: async (removeData = true) => {
+      await service.stop();
+      if (removeData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** fetch with a bearer credential and a JSON body; parses the JSON answer. */
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+/** Asserts the spec's error envelope and returns it. */
+export function envelope(body: unknown): { code: string; message: string; request_id: string; details: { field: string; message: string }[] } {
+  const error = (body as { error?: unknown }).error as {
+    code: string;
+    message: string;
+    request_id: string;
+    details: { field: string; message: string }[];
+  };
+  if (typeof error !== 'object' || error === null) throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  for (const k of ['code', 'message', 'request_id'] as const) {
+    if (typeof error[k] !== 'string') throw new Error(`envelope lacks ${k}: ${JSON.stringify(body)}`);
+  }
+  if (!Array.isArray(error.details)) throw new Error(`envelope lacks details: ${JSON.stringify(body)}`);
+  return error;
+}

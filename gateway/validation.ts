@@ -23,7 +23,31 @@ export function compileText(schema: object, root: string): Validator {
 }
 
 function wrap(validate: ValidateFunction, root: string): Validator {
-  return (value) => (validate(value) ? null : (validate.errors ?? []).map((e) => toFieldError(e, root)));
+  return (value) => (validate(value) ? null : collapseUnions(validate.errors ?? []).map((e) => toFieldError(e, root)));
+}
+
+/**
+ * ajv reports a failed `anyOf` (a nullable field, say) as one error per branch plus the anyOf
+ * itself; a client wants one line per field: "must be string or null".
+ */
+function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (unions.length === 0) return errors;
+  const branchOf = (e: ErrorObject) =>
+    unions.find((u) => u !== e && e.instancePath === u.instancePath && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  const out: ErrorObject[] = [];
+  for (const e of errors) {
+    if (branchOf(e) !== undefined) continue;
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') {
+      out.push(e);
+      continue;
+    }
+    const branches = errors.filter((b) => branchOf(b) === e);
+    const types = branches.every((b) => b.keyword === 'type') ? branches.map((b) => String(b.params['type'])) : [];
+    const message = types.length > 0 ? `must be ${[...new Set(types)].join(' or ')}` : 'must match one of the allowed forms';
+    out.push({ ...e, message });
+  }
+  return out;
 }
 
 /** `$id`s name components in the OpenAPI document; ajv would register them globally. */

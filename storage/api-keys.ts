@@ -3,8 +3,15 @@ import { randomBase62, sha256Hex } from './random.ts';
 
 /**
  * API keys. The raw key exists only in the creation/rotation response; at rest we keep its
- * SHA-256 (for lookup) and a display prefix. Records key by [client_id, key_id] so an account's
- * keys are one range scan and another account's key id is simply not found.
+ * SHA-256 (for lookup) and a display prefix.
+ *
+ * Layout, chosen for the two hot reads (authenticate, list):
+ *   api_key_hashes: sha256(raw) -> KeyRef          one get authenticates; only active keys
+ *                                                   have an entry, so revocation is a delete
+ *   api_keys:       client_id  -> ClientKeys        an account's keys in one value, with the
+ *                                                   public list views materialised as JSON at
+ *                                                   write time, so listing is one get
+ * Writes are read-modify-write inside one LMDB transaction each.
  *
  * Key format: `sqk_live_<32 base62>` (live) or `sqk_test_<32 base62>` (sandbox); the mode
  * follows the prefix on every endpoint.
@@ -15,6 +22,8 @@ export const SANDBOX_KEY_PREFIX = `${KEY_PREFIX}_test_`;
 const RANDOM_CHARS = 32;
 /** Characters of the random part shown in `key_prefix`, enough to tell keys apart. */
 const DISPLAY_CHARS = 6;
+/** Minimum interval between `last_used_at` writes per key: one LMDB write per second at most. */
+const TOUCH_INTERVAL_MS = 1_000;
 
 export interface ApiKeyRecord {
   id: string;
@@ -31,9 +40,46 @@ export interface ApiKeyRecord {
   rotated_to: string | null;
 }
 
+/** What authentication needs, stored under the key's hash. */
+export interface KeyRef {
+  client_id: string;
+  key_id: string;
+  is_sandbox: boolean;
+}
+
+interface ClientKeys {
+  /** newest first */
+  records: ApiKeyRecord[];
+  view_all: string;
+  view_sandbox: string;
+}
+
 export interface IssuedKey {
   record: ApiKeyRecord;
   raw_key: string;
+}
+
+/** The spec's API key record, as every listing shows it. */
+export interface ApiKeyView {
+  id: string;
+  key_prefix: string;
+  label: string | null;
+  is_active: boolean;
+  is_sandbox: boolean;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export function apiKeyView(record: ApiKeyRecord): ApiKeyView {
+  return {
+    id: record.id,
+    key_prefix: record.key_prefix,
+    label: record.label,
+    is_active: record.is_active,
+    is_sandbox: record.is_sandbox,
+    last_used_at: record.last_used_at_ms === null ? null : new Date(record.last_used_at_ms).toISOString(),
+    created_at: new Date(record.created_at_ms).toISOString(),
+  };
 }
 
 export function keyMode(rawKey: string): 'live' | 'sandbox' | undefined {
@@ -42,11 +88,8 @@ export function keyMode(rawKey: string): 'live' | 'sandbox' | undefined {
   return undefined;
 }
 
-/** Minimum interval between `last_used_at` writes per key: one LMDB write per second at most. */
-const TOUCH_INTERVAL_MS = 1_000;
-
 export class ApiKeyStore {
-  /** In-flight touches, so a burst between a touch and its commit writes once. */
+  /** Last touch per key id, so a burst between a touch and its commit writes once. */
   private readonly touchedAt = new Map<string, number>();
 
   constructor(private readonly db: Databases) {}
@@ -54,40 +97,44 @@ export class ApiKeyStore {
   /** Issues a key; resolves once it is durable, so a returned key always works after a crash. */
   async create(clientId: string, options: { label: string | null; sandbox: boolean }): Promise<IssuedKey> {
     const issued = this.issue(clientId, options.label, options.sandbox);
-    await this.db.root.transaction(() => this.write(issued.record));
+    await this.db.root.transaction(() => {
+      this.update(clientId, (records) => [issued.record, ...records]);
+      this.indexActive(issued.record);
+    });
     await this.db.root.flushed;
     return issued;
   }
 
+  /** The account's keys, newest first. */
   list(clientId: string, options: { sandboxOnly: boolean }): ApiKeyRecord[] {
-    const out: ApiKeyRecord[] = [];
-    for (const { value } of this.db.apiKeys.getRange({ start: [clientId, ''], end: [clientId, '\uffff'] })) {
-      const record = value as ApiKeyRecord;
-      if (!options.sandboxOnly || record.is_sandbox) out.push(record);
-    }
-    return out.sort((a, b) => b.created_at_ms - a.created_at_ms || (a.id < b.id ? -1 : 1));
+    const records = this.doc(clientId)?.records ?? [];
+    return options.sandboxOnly ? records.filter((r) => r.is_sandbox) : records;
+  }
+
+  /** `list` as the JSON array of public views, materialised at write time: one read. */
+  listJson(clientId: string, options: { sandboxOnly: boolean }): string {
+    const doc = this.doc(clientId);
+    if (doc === undefined) return '[]';
+    return options.sandboxOnly ? doc.view_sandbox : doc.view_all;
   }
 
   get(clientId: string, keyId: string): ApiKeyRecord | undefined {
-    return this.db.apiKeys.get([clientId, keyId]) as ApiKeyRecord | undefined;
+    return this.doc(clientId)?.records.find((r) => r.id === keyId);
   }
 
-  /** The active record for a presented raw key, or undefined. Two synchronous LMDB reads. */
-  findActive(rawKey: string): ApiKeyRecord | undefined {
-    const ref = this.db.apiKeyHashes.get(sha256Hex(rawKey));
-    if (ref === undefined) return undefined;
-    const record = this.db.apiKeys.get(ref) as ApiKeyRecord | undefined;
-    return record?.is_active ? record : undefined;
+  /** The reference of an active key, or undefined. One hash and one synchronous LMDB read. */
+  findActive(rawKey: string): KeyRef | undefined {
+    return this.db.apiKeyHashes.get(sha256Hex(rawKey)) as KeyRef | undefined;
   }
 
   async deactivate(record: ApiKeyRecord): Promise<ApiKeyRecord> {
     const updated: ApiKeyRecord = { ...record, is_active: false, deactivated_at_ms: Date.now() };
     await this.db.root.transaction(() => {
-      this.db.apiKeys.put([record.client_id, record.id], updated);
+      this.update(record.client_id, (records) => records.map((r) => (r.id === record.id ? { ...r, ...pick(updated) } : r)));
       this.db.apiKeyHashes.remove(record.key_hash);
     });
     await this.db.root.flushed;
-    return updated;
+    return this.get(record.client_id, record.id) ?? updated;
   }
 
   /**
@@ -96,16 +143,16 @@ export class ApiKeyStore {
    */
   async rotate(record: ApiKeyRecord): Promise<IssuedKey> {
     const issued = this.issue(record.client_id, record.label, record.is_sandbox);
-    const retired: ApiKeyRecord = {
-      ...record,
-      is_active: false,
-      deactivated_at_ms: Date.now(),
-      rotated_to: issued.record.id,
-    };
+    const now = Date.now();
     await this.db.root.transaction(() => {
-      this.db.apiKeys.put([record.client_id, record.id], retired);
+      this.update(record.client_id, (records) => [
+        issued.record,
+        ...records.map((r) =>
+          r.id === record.id ? { ...r, is_active: false, deactivated_at_ms: now, rotated_to: issued.record.id } : r,
+        ),
+      ]);
       this.db.apiKeyHashes.remove(record.key_hash);
-      this.write(issued.record);
+      this.indexActive(issued.record);
     });
     await this.db.root.flushed;
     return issued;
@@ -115,23 +162,44 @@ export class ApiKeyStore {
    * Maintains `last_used_at` without a write per request: at most one write per key per
    * TOUCH_INTERVAL_MS, fire-and-forget (a lost touch after a crash is harmless).
    */
-  touch(record: ApiKeyRecord, nowMs: number): void {
-    const last = Math.max(record.last_used_at_ms ?? 0, this.touchedAt.get(record.id) ?? 0);
-    if (nowMs - last < TOUCH_INTERVAL_MS) return;
-    this.touchedAt.set(record.id, nowMs);
-    const key: [string, string] = [record.client_id, record.id];
+  touch(ref: KeyRef, nowMs: number): void {
+    const last = this.touchedAt.get(ref.key_id);
+    if (last !== undefined && nowMs - last < TOUCH_INTERVAL_MS) return;
+    this.touchedAt.set(ref.key_id, nowMs);
     void this.db.root.transaction(() => {
-      const current = this.db.apiKeys.get(key) as ApiKeyRecord | undefined;
-      if (current?.is_active) this.db.apiKeys.put(key, { ...current, last_used_at_ms: nowMs });
+      this.update(ref.client_id, (records) =>
+        records.map((r) => (r.id === ref.key_id && r.is_active ? { ...r, last_used_at_ms: nowMs } : r)),
+      );
     });
   }
 
+  private doc(clientId: string): ClientKeys | undefined {
+    return this.db.apiKeys.get(clientId) as ClientKeys | undefined;
+  }
+
+  /** Read-modify-write of an account's keys; call inside a transaction. */
+  private update(clientId: string, change: (records: ApiKeyRecord[]) => ApiKeyRecord[]): void {
+    const records = change(this.doc(clientId)?.records ?? []);
+    const doc: ClientKeys = {
+      records,
+      view_all: JSON.stringify(records.map(apiKeyView)),
+      view_sandbox: JSON.stringify(records.filter((r) => r.is_sandbox).map(apiKeyView)),
+    };
+    this.db.apiKeys.put(clientId, doc);
+  }
+
+  private indexActive(record: ApiKeyRecord): void {
+    const ref: KeyRef = { client_id: record.client_id, key_id: record.id, is_sandbox: record.is_sandbox };
+    this.db.apiKeyHashes.put(record.key_hash, ref);
+  }
+
   private issue(clientId: string, label: string | null, sandbox: boolean): IssuedKey {
-    const raw = (sandbox ? SANDBOX_KEY_PREFIX : LIVE_KEY_PREFIX) + randomBase62(RANDOM_CHARS);
+    const prefix = sandbox ? SANDBOX_KEY_PREFIX : LIVE_KEY_PREFIX;
+    const raw = prefix + randomBase62(RANDOM_CHARS);
     const record: ApiKeyRecord = {
       id: `key_${randomBase62(16)}`,
       client_id: clientId,
-      key_prefix: raw.slice(0, (sandbox ? SANDBOX_KEY_PREFIX : LIVE_KEY_PREFIX).length + DISPLAY_CHARS),
+      key_prefix: raw.slice(0, prefix.length + DISPLAY_CHARS),
       key_hash: sha256Hex(raw),
       label,
       is_active: true,
@@ -143,9 +211,8 @@ export class ApiKeyStore {
     };
     return { record, raw_key: raw };
   }
+}
 
-  private write(record: ApiKeyRecord): void {
-    this.db.apiKeys.put([record.client_id, record.id], record);
-    this.db.apiKeyHashes.put(record.key_hash, [record.client_id, record.id]);
-  }
+function pick(record: ApiKeyRecord): Pick<ApiKeyRecord, 'is_active' | 'deactivated_at_ms'> {
+  return { is_active: record.is_active, deactivated_at_ms: record.deactivated_at_ms };
 }

@@ -18,10 +18,10 @@ export interface Databases {
   readonly meta: Database<unknown, string>;
   /** client_id -> ClientProfile */
   readonly clients: Database<unknown, string>;
-  /** [client_id, key_id] -> ApiKeyRecord */
-  readonly apiKeys: Database<unknown, [string, string]>;
-  /** sha256(raw key) hex -> [client_id, key_id] */
-  readonly apiKeyHashes: Database<[string, string], string>;
+  /** client_id -> the account's keys and their materialised list views */
+  readonly apiKeys: Database<unknown, string>;
+  /** sha256(raw key) hex -> KeyRef, for active keys only */
+  readonly apiKeyHashes: Database<unknown, string>;
 }
 
 export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes'] as const;
@@ -37,7 +37,7 @@ export function openDatabases(dataDir: string): Databases {
     meta: root.openDB({ name: 'meta' }),
     clients: root.openDB({ name: 'clients', ...structures }),
     apiKeys: root.openDB({ name: 'api_keys', ...structures }),
-    apiKeyHashes: root.openDB({ name: 'api_key_hashes' }),
+    apiKeyHashes: root.openDB({ name: 'api_key_hashes', ...structures }),
   };
   migrate(databases);
   return databases;

@@ -17,7 +17,7 @@ export const SCHEMA_VERSION_KEY = 'schema_version';
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: 'clients, api_keys and api_key_hashes databases; meta singletons',
+    description: 'clients, api_keys (per-client documents) and api_key_hashes databases; meta singletons',
     up: () => {
       // The named databases are created by openDB; nothing to backfill.
     },

@@ -80,12 +80,12 @@ export class Authenticator {
     const token = bearerToken(header);
     const mode = keyMode(token);
     if (mode !== undefined) {
-      const record = this.storage.apiKeys.findActive(token);
-      if (record === undefined) throw Errors.unauthenticated('invalid or revoked API key');
-      const profile = this.storage.clients.get(record.client_id);
+      const ref = this.storage.apiKeys.findActive(token);
+      if (ref === undefined) throw Errors.unauthenticated('invalid or revoked API key');
+      const profile = this.storage.clients.get(ref.client_id);
       if (profile === undefined) throw Errors.unauthenticated('API key belongs to no client');
-      this.storage.apiKeys.touch(record, nowMs);
-      return { client_id: profile.client_id, mode, is_admin: profile.is_admin, via: 'api_key', key_id: record.id, profile };
+      this.storage.apiKeys.touch(ref, nowMs);
+      return { client_id: profile.client_id, mode, is_admin: profile.is_admin, via: 'api_key', key_id: ref.key_id, profile };
     }
     if (isJwtShaped(token) && (this.hmacKey !== undefined || this.jwks !== undefined)) {
       const cached = this.jwtCache.get(token);

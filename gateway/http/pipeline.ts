@@ -8,7 +8,7 @@ import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
 import type { HttpRequest, HttpResponse } from '../uws.ts';
 import { compileBody, compileText, type Validator } from '../validation.ts';
-import type { HttpMethod, Reply, RequestContext, RouteSpec } from './route.ts';
+import type { HttpMethod, Reply, RouteSpec } from './route.ts';
 import type { Router } from './router.ts';
 import { statusLine } from './status.ts';
 
@@ -103,47 +103,75 @@ export class HttpPipeline {
       this.fail(exchange, err);
       return;
     }
-    // The body must be subscribed to before any await, or its chunks are lost.
-    const body = needsBody ? readBody(res, input.contentType, input.contentLength) : undefined;
-    // Marks an early rejection (413/415) as handled; `run` still awaits and reports it.
-    body?.catch(() => {});
-    void this.run(exchange, route, match.params, input.rawQuery, principal, body);
+    if (!needsBody) {
+      this.proceed(exchange, route, match.params, input.rawQuery, principal, undefined);
+      return;
+    }
+    // The body must be subscribed to before returning to uWS, or its chunks are lost.
+    readBody(res, input.contentType, input.contentLength).then(
+      (text) => this.proceed(exchange, route, match.params, input.rawQuery, principal, text),
+      (err: unknown) => {
+        // Credentials are judged before the body: a 401 wins over a 413.
+        if (principal instanceof Promise) principal.then(() => this.fail(exchange, err), (authErr: unknown) => this.fail(exchange, authErr));
+        else this.fail(exchange, err);
+      },
+    );
   };
 
-  private async run(
+  /**
+   * Runs the rest of the pipeline synchronously when it can (cached credentials, synchronous
+   * handler): no promise is created on the common read path.
+   */
+  private proceed(
     exchange: Exchange,
     route: RouteSpec,
     params: Record<string, string>,
     rawQuery: string,
-    pending: Principal | Promise<Principal> | undefined,
-    body: Promise<string> | undefined,
-  ): Promise<void> {
+    principal: Principal | Promise<Principal> | undefined,
+    bodyText: string | undefined,
+  ): void {
+    if (principal instanceof Promise) {
+      principal.then(
+        (resolved) => this.proceed(exchange, route, params, rawQuery, resolved, bodyText),
+        (err: unknown) => this.fail(exchange, err),
+      );
+      return;
+    }
     try {
-      const principal = pending instanceof Promise ? await pending : pending;
       if (principal !== undefined) {
         exchange.clientId = principal.client_id;
         this.admit(principal, route);
       }
       const compiled = this.compiled.get(route)!;
-      const query = parseQuery(rawQuery);
-      const details = [...(compiled.params?.(params) ?? []), ...(compiled.query?.(query) ?? [])];
-      let parsedBody: unknown = undefined;
-      if (body !== undefined) {
-        parsedBody = parseJson(await body, route.bodyRequired ?? true);
-        details.push(...(compiled.body?.(parsedBody) ?? []));
+      // Validators may fill in defaults, so they get a fresh object.
+      const query = rawQuery === '' && compiled.query === undefined ? NO_QUERY : parseQuery(rawQuery);
+      let details = compiled.params?.(params) ?? null;
+      const queryDetails = compiled.query?.(query) ?? null;
+      if (queryDetails !== null) details = details === null ? queryDetails : [...details, ...queryDetails];
+      let body: unknown = undefined;
+      if (bodyText !== undefined) {
+        body = parseJson(bodyText, route.bodyRequired ?? true);
+        const bodyDetails = compiled.body?.(body) ?? null;
+        if (bodyDetails !== null) details = details === null ? bodyDetails : [...details, ...bodyDetails];
       }
-      if (details.length > 0) throw Errors.validation(details);
-      const ctx: RequestContext = {
+      if (details !== null) throw Errors.validation(details);
+      const result = route.handler({
         requestId: exchange.requestId,
         method: exchange.method as HttpMethod,
         path: exchange.path,
         params,
         query,
-        body: parsedBody,
+        body,
         principal,
-      };
-      const reply = await route.handler(ctx);
-      this.reply(exchange, reply);
+      });
+      if (result instanceof Promise) {
+        result.then(
+          (reply) => this.reply(exchange, reply),
+          (err: unknown) => this.fail(exchange, err),
+        );
+      } else {
+        this.reply(exchange, result);
+      }
     } catch (err) {
       this.fail(exchange, err);
     }
@@ -162,7 +190,7 @@ export class HttpPipeline {
   }
 
   private reply(exchange: Exchange, reply: Reply): void {
-    const body = reply.status === 204 ? undefined : JSON.stringify(reply.body);
+    const body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));
     this.respond(exchange, reply.status, body, reply.headers);
   }
 
@@ -218,7 +246,9 @@ function readBody(res: HttpResponse, contentType: string, contentLength: string)
       res.onData(() => {});
       return;
     }
-    if (contentType !== '' && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+    // Bodies are JSON whatever the declared type (curl -d says form-urlencoded, fetch with a
+    // string says text/plain); only a multipart upload is certainly not JSON.
+    if (/^multipart\//i.test(contentType)) {
       reject(Errors.unsupportedMediaType());
       res.onData(() => {});
       return;
@@ -255,8 +285,9 @@ function parseJson(text: string, required: boolean): unknown {
   }
 }
 
+const NO_QUERY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 function parseQuery(raw: string): Record<string, unknown> {
-  if (raw === '') return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(raw)) out[key] = value;
   return out;

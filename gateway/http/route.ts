@@ -23,6 +23,8 @@ export interface RequestContext {
 export interface Reply {
   status: number;
   body: unknown;
+  /** Already-serialised JSON, sent as is instead of `body` (materialised views). */
+  json?: string;
   headers?: Record<string, string>;
 }
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { ApiKeyRecord, IssuedKey } from '../../storage/api-keys.ts';
+import { apiKeyView, type ApiKeyRecord, type IssuedKey } from '../../storage/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
@@ -41,18 +41,6 @@ const CreateApiKeyReq = Type.Object(
 
 const KeyIdParams = Type.Object({ key_id: Type.String({ pattern: '^key_[0-9A-Za-z]{1,64}$' }) });
 
-function view(record: ApiKeyRecord): Static<typeof ApiKeyRecordSchema> {
-  return {
-    id: record.id,
-    key_prefix: record.key_prefix,
-    label: record.label,
-    is_active: record.is_active,
-    is_sandbox: record.is_sandbox,
-    last_used_at: record.last_used_at_ms === null ? null : new Date(record.last_used_at_ms).toISOString(),
-    created_at: new Date(record.created_at_ms).toISOString(),
-  };
-}
-
 function issuedView(issued: IssuedKey): Static<typeof IssuedKeySchema> {
   return {
     id: issued.record.id,
@@ -90,8 +78,8 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Bare array of API key records', schema: Type.Array(ApiKeyRecordSchema) } },
       handler: (req) => {
         const principal = principalOf(req);
-        const records = ctx.storage.apiKeys.list(principal.client_id, { sandboxOnly: principal.mode === 'sandbox' });
-        return { status: 200, body: records.map(view) };
+        const json = ctx.storage.apiKeys.listJson(principal.client_id, { sandboxOnly: principal.mode === 'sandbox' });
+        return { status: 200, body: undefined, json };
       },
     },
     {
@@ -134,7 +122,7 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
         }
         const updated = record.is_active ? await ctx.storage.apiKeys.deactivate(record) : record;
         ctx.log.info({ client_id: principal.client_id, key_id: record.id }, 'api key deactivated');
-        return { status: 200, body: view(updated) };
+        return { status: 200, body: apiKeyView(updated) };
       },
     },
     {

@@ -44,7 +44,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const stop = () =>
     (stopping ??= (async () => {
       log.info({}, 'shutting down');
-      gateway.close();
+      await gateway.close();
       await topology.stop();
       await storage.close();
       log.info({}, 'stopped');

@@ -39,6 +39,7 @@ export class Gateway {
   readonly router = new Router();
   private readonly stream: StreamServer;
   private listenSocket: us_listen_socket | undefined;
+  private readonly pipeline: HttpPipeline;
 
   constructor(deps: GatewayDeps) {
     this.app = uws.App();
@@ -83,13 +84,13 @@ export class Gateway {
     for (const route of routes) this.router.add(route);
     const openApi = buildOpenApi(this.router.routes);
 
-    const pipeline = new HttpPipeline({
+    const pipeline = (this.pipeline = new HttpPipeline({
       router: this.router,
       auth: deps.auth,
       limiter,
       log: deps.log,
       requestLog: createRequestLogger(deps.logLevel),
-    });
+    }));
     this.stream.attach(this.app);
     this.app.any('/*', pipeline.handle);
   }
@@ -116,9 +117,14 @@ export class Gateway {
     }
   }
 
-  /** Stops listening and closes every WebSocket with 1001 (going away). */
-  close(): void {
+  /**
+   * Graceful close: stop listening, close every WebSocket with 1001 (going away), answer any
+   * further request on open connections with 503, and wait (bounded) for requests under way,
+   * so none of them meets a closed database.
+   */
+  async close(timeoutMs = 5_000): Promise<void> {
     this.stopListening();
     this.stream.closeAll();
+    await this.pipeline.drain(timeoutMs);
   }
 }

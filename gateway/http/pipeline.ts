@@ -54,6 +54,9 @@ export class HttpPipeline {
   private readonly compiled = new Map<RouteSpec, CompiledRoute>();
   private readonly requestIdPrefix = randomBase62(8);
   private requestCounter = 0;
+  private draining = false;
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly deps: PipelineDeps) {
     for (const route of deps.router.routes) {
@@ -79,6 +82,11 @@ export class HttpPipeline {
     res.onAborted(() => {
       exchange.aborted = true;
     });
+    this.inFlight++;
+    if (this.draining) {
+      this.fail(exchange, Errors.unavailable('SHUTTING_DOWN', 'the service is shutting down'));
+      return;
+    }
     const match = this.deps.router.match(exchange.method, exchange.path);
     if (match.kind !== 'found') {
       const err =
@@ -190,7 +198,13 @@ export class HttpPipeline {
   }
 
   private reply(exchange: Exchange, reply: Reply): void {
-    const body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));
+    let body: string | undefined;
+    try {
+      body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));
+    } catch (err) {
+      this.fail(exchange, err); // e.g. a BigInt that escaped conversion
+      return;
+    }
     this.respond(exchange, reply.status, body, reply.headers);
   }
 
@@ -206,7 +220,23 @@ export class HttpPipeline {
     this.respond(exchange, 500, errorBody(Errors.internal(), exchange.requestId));
   }
 
+  /** Answers every later request with 503 and resolves once the requests under way are done. */
+  drain(timeoutMs: number): Promise<void> {
+    this.draining = true;
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   private respond(exchange: Exchange, status: number, body: string | undefined, headers?: Record<string, string>): void {
+    if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
+      for (const wake of this.idleWaiters.splice(0)) wake();
+    }
     if (!exchange.aborted) {
       const res = exchange.res;
       res.cork(() => {
@@ -214,8 +244,8 @@ export class HttpPipeline {
         res.writeHeader('content-type', 'application/json');
         res.writeHeader('x-request-id', exchange.requestId);
         if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
-        // An oversize body is not drained: close the connection after answering.
-        res.end(body, status === 413);
+        // An oversize body is not drained, and a draining server lets connections go.
+        res.end(body, status === 413 || this.draining);
       });
     }
     this.deps.requestLog({

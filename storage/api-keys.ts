@@ -127,24 +127,30 @@ export class ApiKeyStore {
     return this.db.apiKeyHashes.get(sha256Hex(rawKey)) as KeyRef | undefined;
   }
 
+  /** Deactivates a key; idempotent. Resolves with the stored record once durable. */
   async deactivate(record: ApiKeyRecord): Promise<ApiKeyRecord> {
-    const updated: ApiKeyRecord = { ...record, is_active: false, deactivated_at_ms: Date.now() };
+    const now = Date.now();
     await this.db.root.transaction(() => {
-      this.update(record.client_id, (records) => records.map((r) => (r.id === record.id ? { ...r, ...pick(updated) } : r)));
+      this.update(record.client_id, (records) =>
+        records.map((r) => (r.id === record.id && r.is_active ? { ...r, is_active: false, deactivated_at_ms: now } : r)),
+      );
       this.db.apiKeyHashes.remove(record.key_hash);
     });
     await this.db.root.flushed;
-    return this.get(record.client_id, record.id) ?? updated;
+    return this.get(record.client_id, record.id)!;
   }
 
   /**
    * Rotation in one transaction: the old key stops working at the same commit that makes the
    * new one valid, and the new key keeps the old label and mode.
    */
-  async rotate(record: ApiKeyRecord): Promise<IssuedKey> {
+  async rotate(record: ApiKeyRecord): Promise<IssuedKey | undefined> {
     const issued = this.issue(record.client_id, record.label, record.is_sandbox);
     const now = Date.now();
-    await this.db.root.transaction(() => {
+    // The check is inside the transaction: of two concurrent rotations of one key, the second
+    // sees it inactive and issues nothing.
+    const rotated = await this.db.root.transaction(() => {
+      if (this.get(record.client_id, record.id)?.is_active !== true) return false;
       this.update(record.client_id, (records) => [
         issued.record,
         ...records.map((r) =>
@@ -153,7 +159,9 @@ export class ApiKeyStore {
       ]);
       this.db.apiKeyHashes.remove(record.key_hash);
       this.indexActive(issued.record);
+      return true;
     });
+    if (!rotated) return undefined;
     await this.db.root.flushed;
     return issued;
   }
@@ -211,8 +219,4 @@ export class ApiKeyStore {
     };
     return { record, raw_key: raw };
   }
-}
-
-function pick(record: ApiKeyRecord): Pick<ApiKeyRecord, 'is_active' | 'deactivated_at_ms'> {
-  return { is_active: record.is_active, deactivated_at_ms: record.deactivated_at_ms };
 }

@@ -13,7 +13,7 @@ import type { Router } from './router.ts';
 import { statusLine } from './status.ts';
 
 export const BODY_LIMIT_BYTES = 1 << 20;
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 
 export interface PipelineDeps {
@@ -237,16 +237,12 @@ export class HttpPipeline {
     if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
       for (const wake of this.idleWaiters.splice(0)) wake();
     }
-    if (!exchange.aborted) {
-      const res = exchange.res;
-      res.cork(() => {
-        res.writeStatus(statusLine(status));
-        res.writeHeader('content-type', 'application/json');
-        res.writeHeader('x-request-id', exchange.requestId);
-        if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
-        // An oversize body is not drained, and a draining server lets connections go.
-        res.end(body, status === 413 || this.draining);
-      });
+    if (status === 413 && !exchange.aborted) {
+      // Answering inside uWS's data callback and closing there loses the response: answer on
+      // the next turn, then close (the rest of an oversize body is not read).
+      setImmediate(() => this.write(exchange, status, body, headers));
+    } else {
+      this.write(exchange, status, body, headers);
     }
     this.deps.requestLog({
       requestId: exchange.requestId,
@@ -256,6 +252,19 @@ export class HttpPipeline {
       latencyUs: Math.round((performance.now() - exchange.startedAt) * 1000),
       clientId: exchange.clientId,
       aborted: exchange.aborted,
+    });
+  }
+
+  private write(exchange: Exchange, status: number, body: string | undefined, headers?: Record<string, string>): void {
+    if (exchange.aborted) return;
+    const res = exchange.res;
+    res.cork(() => {
+      res.writeStatus(statusLine(status));
+      res.writeHeader('content-type', 'application/json');
+      res.writeHeader('x-request-id', exchange.requestId);
+      if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
+      // An oversize body is not drained, and a draining server lets connections go.
+      res.end(body, status === 413 || this.draining);
     });
   }
 

@@ -1,10 +1,15 @@
 import type { HttpMethod, RouteSpec } from './route.ts';
 
-interface ParamRoute {
-  segments: string[];
-  /** Index -> parameter name for `{name}` segments. */
+interface TemplateRoute {
+  route: RouteSpec;
+  /** Index -> parameter name for `{name}` segments, as this route spells them. */
   names: (string | undefined)[];
-  byMethod: Map<HttpMethod, RouteSpec>;
+}
+
+interface Template {
+  /** Segments with parameters erased to `{}`: two templates of one shape are one path. */
+  shape: string[];
+  byMethod: Map<HttpMethod, TemplateRoute>;
 }
 
 export type RouteMatch =
@@ -13,6 +18,7 @@ export type RouteMatch =
   | { kind: 'not_found' };
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const PARAM = '{}';
 
 /**
  * Path router: static paths are one Map lookup; templated paths are matched segment by segment
@@ -21,70 +27,77 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  */
 export class Router {
   private readonly exact = new Map<string, Map<HttpMethod, RouteSpec>>();
-  private readonly templated = new Map<number, ParamRoute[]>();
+  private readonly templated = new Map<number, Template[]>();
   readonly routes: RouteSpec[] = [];
 
   add(route: RouteSpec): void {
-    this.routes.push(route);
     if (!route.path.includes('{')) {
       const byMethod = this.exact.get(route.path) ?? new Map<HttpMethod, RouteSpec>();
       if (byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
       byMethod.set(route.method, route);
       this.exact.set(route.path, byMethod);
-      return;
+    } else {
+      const segments = route.path.split('/');
+      const names = segments.map((s) => (s.startsWith('{') && s.endsWith('}') ? s.slice(1, -1) : undefined));
+      const shape = segments.map((s, i) => (names[i] === undefined ? s : PARAM));
+      const list = this.templated.get(segments.length) ?? [];
+      let template = list.find((t) => t.shape.join('/') === shape.join('/'));
+      if (template === undefined) {
+        template = { shape, byMethod: new Map() };
+        list.push(template);
+        this.templated.set(segments.length, list);
+      }
+      if (template.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+      template.byMethod.set(route.method, { route, names });
     }
-    const segments = route.path.split('/');
-    const names = segments.map((s) => (s.startsWith('{') && s.endsWith('}') ? s.slice(1, -1) : undefined));
-    const list = this.templated.get(segments.length) ?? [];
-    let entry = list.find((r) => r.segments.join('/') === segments.join('/'));
-    if (entry === undefined) {
-      entry = { segments, names, byMethod: new Map() };
-      list.push(entry);
-      this.templated.set(segments.length, list);
-    }
-    if (entry.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
-    entry.byMethod.set(route.method, route);
+    this.routes.push(route);
   }
 
+  /**
+   * An exact path wins over templates for the methods it has; otherwise every template that
+   * matches the path is tried, and 405 lists the methods of all of them.
+   */
   match(method: string, path: string): RouteMatch {
     const exact = this.exact.get(path);
-    if (exact !== undefined) {
-      const route = exact.get(method as HttpMethod);
-      return route !== undefined ? { kind: 'found', route, params: NO_PARAMS } : notAllowed(exact);
-    }
+    const exactRoute = exact?.get(method as HttpMethod);
+    if (exactRoute !== undefined) return { kind: 'found', route: exactRoute, params: NO_PARAMS };
+    let allowed: Set<HttpMethod> | undefined = exact === undefined ? undefined : new Set(exact.keys());
     const segments = path.split('/');
-    const candidates = this.templated.get(segments.length);
-    if (candidates === undefined) return { kind: 'not_found' };
-    for (const candidate of candidates) {
-      const params = matchSegments(candidate, segments);
-      if (params === undefined) continue;
-      const route = candidate.byMethod.get(method as HttpMethod);
-      return route !== undefined ? { kind: 'found', route, params } : notAllowed(candidate.byMethod);
-    }
-    return { kind: 'not_found' };
-  }
-}
-
-function matchSegments(route: ParamRoute, segments: string[]): Record<string, string> | undefined {
-  let params: Record<string, string> | undefined;
-  for (let i = 0; i < segments.length; i++) {
-    const name = route.names[i];
-    const segment = segments[i]!;
-    if (name === undefined) {
-      if (segment !== route.segments[i]) return undefined;
-    } else {
-      if (segment === '') return undefined;
-      params ??= {};
-      try {
-        params[name] = decodeURIComponent(segment);
-      } catch {
-        return undefined;
+    for (const template of this.templated.get(segments.length) ?? []) {
+      if (!fits(template.shape, segments)) continue;
+      const hit = template.byMethod.get(method as HttpMethod);
+      if (hit !== undefined) {
+        const params = paramsOf(hit.names, segments);
+        if (params !== undefined) return { kind: 'found', route: hit.route, params };
+        continue;
       }
+      allowed ??= new Set();
+      for (const m of template.byMethod.keys()) allowed.add(m);
     }
+    if (allowed === undefined) return { kind: 'not_found' };
+    return { kind: 'method_not_allowed', allowed: [...allowed].map((m) => m.toUpperCase()) };
   }
-  return params ?? NO_PARAMS;
 }
 
-function notAllowed(byMethod: Map<HttpMethod, RouteSpec>): RouteMatch {
-  return { kind: 'method_not_allowed', allowed: [...byMethod.keys()].map((m) => m.toUpperCase()) };
+function fits(shape: string[], segments: string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const expected = shape[i]!;
+    if (expected === PARAM ? segments[i] === '' : segments[i] !== expected) return false;
+  }
+  return true;
+}
+
+/** Names and percent-decodes the parameters; undefined when one is not valid UTF-8 escaping. */
+function paramsOf(names: (string | undefined)[], segments: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const name = names[i];
+    if (name === undefined) continue;
+    try {
+      params[name] = decodeURIComponent(segments[i]!);
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
 }

@@ -143,6 +143,7 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
         const record = visibleKey(ctx, principal, req.params['key_id']!);
         if (!record.is_active) throw Errors.conflict('KEY_INACTIVE', `API key ${record.id} is not active`);
         const issued = await ctx.storage.apiKeys.rotate(record);
+        if (issued === undefined) throw Errors.conflict('KEY_INACTIVE', `API key ${record.id} is not active`);
         ctx.log.info({ client_id: principal.client_id, key_id: record.id, new_key_id: issued.record.id }, 'api key rotated');
         return { status: 201, body: issuedView(issued) };
       },

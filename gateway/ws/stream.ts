@@ -5,6 +5,7 @@ import type { TicketStore } from '../auth/tickets.ts';
 import { ApiError, errorBody, Errors, type FieldError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
+import { REQUEST_ID_PATTERN } from '../http/pipeline.ts';
 import { statusLine } from '../http/status.ts';
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp, type WebSocket } from '../uws.ts';
 import { findChannel, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './channels.ts';
@@ -72,7 +73,8 @@ export class StreamServer {
     const extensions = req.getHeader('sec-websocket-extensions');
     const authorization = req.getHeader('authorization');
     const ticket = new URLSearchParams(req.getQuery() ?? '').get('ticket');
-    const requestId = req.getHeader('x-request-id') || `ws_${(this.nextId++).toString(36)}`;
+    const incomingId = req.getHeader('x-request-id');
+    const requestId = REQUEST_ID_PATTERN.test(incomingId) ? incomingId : `ws_${(this.nextId++).toString(36)}`;
     let aborted = false;
     res.onAborted(() => {
       aborted = true;

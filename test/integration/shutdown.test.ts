@@ -1,0 +1,279 @@
+/**
+ * Graceful shutdown of the real service process (`node --import tsx main.ts`): SIGTERM and
+ * SIGINT exit 0, WebSockets are told 1001, and the data survives a restart.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
+import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  port: number;
+  output: () => string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts main.ts and resolves once it printed `Listening on http://HOST:PORT`. */
+function startProcess(dataDir: string, children: ChildProcess[]): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      OPERATOR_KEY: TEST_OPERATOR_KEY,
+      LOG_LEVEL: 'silent',
+      WORKERS: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 30 s:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /Listening on http:\/\/([\d.]+):(\d+)/.exec(out);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      const port = Number(m[2]);
+      assert.ok(port > 0, 'a real port was bound');
+      resolve({ child, port, base: `http://${m[1]}:${port}`, output: () => out });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
+    });
+  });
+}
+
+/** Resolves with the exit code, or fails after `timeoutMs`. */
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process did not exit within ${timeoutMs} ms`)), timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? (signal === null ? null : -1));
+    });
+  });
+}
+
+async function waitReady(base: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await call(base, 'GET', '/v1/health/ready').then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) assert.fail(`not ready within ${timeoutMs} ms (last ${status})`);
+    await sleep(50);
+  }
+}
+
+describe('graceful shutdown of main.ts', () => {
+  let dataDir: string;
+  const children: ChildProcess[] = [];
+
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'seq-shutdown-'));
+  });
+
+  after(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('exits 0 on SIGTERM, closing WebSockets with 1001, and keeps the data for the next start', async () => {
+    const first = await startProcess(dataDir, children);
+    await waitReady(first.base);
+    const created = await call<{ raw_key: string; id: string }>(first.base, 'POST', '/v1/api_keys', {
+      token: TEST_OPERATOR_KEY,
+      body: { label: 'survives' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const ks = await call(first.base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: true, reason: 'x' } });
+    assert.equal(ks.status, 200);
+
+    const ws = new WebSocket(`ws://127.0.0.1:${first.port}/v1/stream`, {
+      headers: { authorization: `Bearer ${created.body.raw_key}` },
+      handshakeTimeout: 5_000,
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+
+    assert.ok(first.child.kill('SIGTERM'));
+    assert.equal(await exitOf(first.child, 15_000), 0, first.output());
+    const closeCode = await Promise.race([closed, sleep(5_000).then(() => -1)]);
+    assert.equal(closeCode, 1001, 'the stream is closed with 1001 (going away)');
+    // Nothing listens any more.
+    await assert.rejects(fetch(`${first.base}/v1/health/live`, { signal: AbortSignal.timeout(5_000) }));
+
+    const second = await startProcess(dataDir, children);
+    await waitReady(second.base);
+    assert.doesNotMatch(second.output(), /Operator key/, 'OPERATOR_KEY is set: nothing generated');
+    const listed = await call<{ id: string; label: string | null; is_active: boolean }[]>(second.base, 'GET', '/v1/api_keys', {
+      token: created.body.raw_key,
+    });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual(
+      listed.body.map((r) => [r.id, r.label, r.is_active]),
+      [[created.body.id, 'survives', true]],
+    );
+    assert.equal((await call(second.base, 'GET', '/v1/health/safety')).status, 503, 'the kill switch survived');
+    assert.equal(
+      (await call(second.base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: false } })).status,
+      200,
+    );
+
+    assert.ok(second.child.kill('SIGINT'));
+    assert.equal(await exitOf(second.child, 15_000), 0, second.output());
+  });
+
+  it('exits 0 on SIGINT right after start-up', async () => {
+    const run = await startProcess(dataDir, children);
+    await waitReady(run.base);
+    assert.ok(run.child.kill('SIGINT'));
+    assert.equal(await exitOf(run.child, 15_000), 0, run.output());
+  });
+});
+
+/** A raw HTTP/1.1 connection, to hold a request half-sent and to reuse one connection. */
+class RawConnection {
+  private buffer = '';
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (s: string) => {
+      this.buffer += s;
+      this.wake?.();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake?.();
+    });
+    socket.on('error', () => {});
+  }
+
+  static open(port: number): Promise<RawConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new RawConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  write(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Reads one response (status, headers, JSON body by content-length); bounded wait. */
+  async response(timeoutMs = 10_000): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        const [statusLine, ...lines] = this.buffer.slice(0, end).split('\r\n');
+        const headers: Record<string, string> = {};
+        for (const line of lines) {
+          const i = line.indexOf(':');
+          headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+        }
+        const length = Number(headers['content-length'] ?? 0);
+        if (this.buffer.length >= end + 4 + length) {
+          const body = this.buffer.slice(end + 4, end + 4 + length);
+          this.buffer = this.buffer.slice(end + 4 + length);
+          return { status: Number(statusLine!.split(' ')[1]), headers, body: body === '' ? undefined : (JSON.parse(body) as unknown) };
+        }
+      }
+      if (this.closed) assert.fail(`connection closed before a full response: ${JSON.stringify(this.buffer)}`);
+      const left = deadline - Date.now();
+      if (left <= 0) assert.fail(`no response within ${timeoutMs} ms: ${JSON.stringify(this.buffer)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+describe('graceful drain in process (service.stop)', () => {
+  let svc: TestService | undefined;
+  const connections: RawConnection[] = [];
+
+  after(async () => {
+    for (const c of connections) c.destroy();
+    await svc?.stop();
+  });
+
+  it('finishes a request under way before closing storage, and answers later ones with 503', async () => {
+    svc = await startTestService({ workers: 1 });
+    const dataDir = svc.dataDir;
+    const port = svc.service.port;
+    const idle = await RawConnection.open(port);
+    const busy = await RawConnection.open(port);
+    connections.push(idle, busy);
+
+    // A keep-alive connection that has already been served once.
+    idle.write(`GET /v1/health/live HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.equal((await idle.response()).status, 200);
+
+    // A request under way: headers and half of its body.
+    const body = JSON.stringify({ label: 'in-flight-at-shutdown' });
+    busy.write(
+      `POST /v1/api_keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_OPERATOR_KEY}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await sleep(250); // let the gateway see the headers
+
+    const stopping = svc.stop(false);
+    svc = undefined;
+
+    // A new request on an open connection is refused while draining.
+    idle.write(`GET /v1/api_keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_OPERATOR_KEY}\r\n\r\n`);
+    const refused = await idle.response();
+    assert.equal(refused.status, 503, JSON.stringify(refused.body));
+    assert.equal((refused.body as { error: { code: string } }).error.code, 'SHUTTING_DOWN');
+
+    // The request under way completes, against a still-open database.
+    busy.write(body.slice(10));
+    const done = await busy.response();
+    assert.equal(done.status, 201, JSON.stringify(done.body));
+    const raw = (done.body as { raw_key: string }).raw_key;
+    await stopping;
+
+    // And its effect is durable.
+    svc = await startTestService({ workers: 1, dataDir });
+    const listed = await call<{ label: string | null }[]>(svc.base, 'GET', '/v1/api_keys', { token: raw });
+    assert.equal(listed.status, 200);
+    assert.ok(listed.body.some((r) => r.label === 'in-flight-at-shutdown'));
+  });
+});

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import WebSocket from 'ws';
 import { CURRENT_SCHEMA_VERSION } from '../../storage/migrations.ts';
 import {
   call,
@@ -18,6 +17,7 @@ import {
   type JsonResponse,
   type TestService,
 } from '../helpers/service.ts';
+import { StreamClient, type Frame } from '../helpers/stream-client.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
@@ -41,13 +41,6 @@ interface Health {
   ws_connections: number;
 }
 
-interface Frame {
-  type: string;
-  channel?: string;
-  ts_ns?: number;
-  data?: Record<string, unknown>;
-  channels?: string[];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,58 +67,6 @@ async function pollUntil(
   assert.fail(`${path} did not reach the expected state in ${timeoutMs} ms; last: ${last?.status} ${JSON.stringify(last?.body)}`);
 }
 
-/** A WebSocket client that queues JSON frames and reads them with a bounded wait. */
-class StreamClient {
-  private readonly frames: Frame[] = [];
-  private wake: (() => void) | undefined;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)) as Frame);
-      this.wake?.();
-    });
-  }
-
-  static open(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers, handshakeTimeout: 5_000 });
-      const client = new StreamClient(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res) => {
-        reject(new Error(`upgrade refused: ${res.statusCode}`));
-        ws.terminate();
-      });
-      ws.once('error', reject);
-    });
-  }
-
-  /** The next frame satisfying `match`, skipping others; fails after `timeoutMs`. */
-  async next(match: (f: Frame) => boolean = () => true, timeoutMs = 5_000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = this.frames.findIndex(match);
-      if (i >= 0) return this.frames.splice(i, 1)[0]!;
-      const left = deadline - Date.now();
-      if (left <= 0) assert.fail(`no matching frame within ${timeoutMs} ms; queued: ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
-  }
-
-  send(message: unknown): void {
-    this.ws.send(JSON.stringify(message));
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
 
 const isKillSwitchFrame = (active: boolean) => (f: Frame) =>
   f.type === 'data' && f.channel === 'system' && f.data?.['event'] === 'kill_switch' && f.data['active'] === active;

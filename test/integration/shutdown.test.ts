@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+import { waitForWake } from '../helpers/stream-client.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -209,14 +210,7 @@ class RawConnection {
       if (this.closed) assert.fail(`connection closed before a full response: ${JSON.stringify(this.buffer)}`);
       const left = deadline - Date.now();
       if (left <= 0) assert.fail(`no response within ${timeoutMs} ms: ${JSON.stringify(this.buffer)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
+      await waitForWake(left, (wake) => (this.wake = wake));
     }
   }
 

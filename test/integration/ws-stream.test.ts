@@ -10,14 +10,8 @@ import WebSocket from 'ws';
 import { TICKET_TTL_MS, TicketStore } from '../../gateway/auth/tickets.ts';
 import type { Principal } from '../../gateway/auth/principal.ts';
 import { call, envelope, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+import { StreamClient } from '../helpers/stream-client.ts';
 
-interface Frame {
-  type: string;
-  channel?: string;
-  channels?: string[];
-  data?: Record<string, unknown>;
-  error?: { code: string; message: string; request_id: string; details: { field: string; message: string }[] };
-}
 
 interface Refused {
   status: number;
@@ -27,57 +21,6 @@ interface Refused {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A WebSocket client that queues JSON frames and reads them with a bounded wait. */
-class StreamClient {
-  private readonly frames: Frame[] = [];
-  private wake: (() => void) | undefined;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)) as Frame);
-      this.wake?.();
-    });
-  }
-
-  static open(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers, handshakeTimeout: 5_000 });
-      const client = new StreamClient(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res) => {
-        reject(new Error(`upgrade refused: ${res.statusCode}`));
-        ws.terminate();
-      });
-      ws.once('error', reject);
-    });
-  }
-
-  /** The next frame, in order; fails after `timeoutMs`. */
-  async next(timeoutMs = 5_000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.frames.length === 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) assert.fail(`no frame within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
-    return this.frames.shift()!;
-  }
-
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
 
 /** Attempts an upgrade that must be refused; resolves with the HTTP answer. */
 function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<Refused> {

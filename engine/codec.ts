@@ -20,7 +20,8 @@ export class FrameEncoder {
 }
 
 export class FrameDecoder {
-  private readonly unpackr = new Unpackr({ useRecords: false, moreTypes: false });
+  // copyBuffers: binary values must not alias the scratch buffer the next frame overwrites.
+  private readonly unpackr = new Unpackr({ useRecords: false, moreTypes: false, copyBuffers: true });
   private scratch = Buffer.allocUnsafe(64 * 1024);
 
   /**

@@ -257,9 +257,14 @@ export class Endpoint {
       return;
     }
     if (isThenable(result)) {
+      const instance = cell.actor;
       result.then(
         (value) => correlation !== 0 && this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]),
-        (err: unknown) => this.onActorFailure(cell, message, err, source, correlation),
+        (err: unknown) => {
+          // A late failure of an instance already replaced must not restart its successor.
+          if (cell.actor === instance) this.onActorFailure(cell, message, err, source, correlation);
+          else if (correlation !== 0) this.replyErr(source, correlation, RuntimeErrorCode.ACTOR_FAILED, errorMessage(err));
+        },
       );
     } else if (correlation !== 0) {
       this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, result]);

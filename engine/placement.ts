@@ -17,13 +17,27 @@ export function systemActorKey(thread: number): string {
   return `sys:${thread}`;
 }
 
-/** FNV-1a over UTF-16 code units: cheap, stable across threads and restarts. */
-export function hashKey(key: string): number {
+/** 32-bit FNV-1a over UTF-16 code units. */
+export function fnv1a32(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h >>> 0;
+}
+
+/**
+ * FNV-1a, then murmur3's finaliser: cheap and stable across threads and restarts. FNV's low
+ * bits depend only on the characters' low bits, which a power-of-two worker count would see.
+ */
+export function hashKey(key: string): number {
+  let h = fnv1a32(key);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 

@@ -17,6 +17,7 @@ export interface Scheduler {
 export class TimerQueue implements Scheduler {
   private readonly heap: TimerEntry[] = [];
   private seq = 0;
+  private cancelled = 0;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -24,8 +25,19 @@ export class TimerQueue implements Scheduler {
     const entry: TimerEntry = { deadline: this.now() + delayMs, seq: this.seq++, fn, cancelled: false };
     this.push(entry);
     return () => {
+      if (entry.cancelled) return;
       entry.cancelled = true;
+      // Every answered ask cancels its timeout: without compaction a busy worker's heap would
+      // hold one dead entry per ask for the whole timeout.
+      if (++this.cancelled > 64 && this.cancelled * 2 > this.heap.length) this.compact();
     };
+  }
+
+  private compact(): void {
+    const live = this.heap.filter((e) => !e.cancelled);
+    this.heap.length = 0;
+    this.cancelled = 0;
+    for (const entry of live) this.push(entry);
   }
 
   /** Runs every due timer; returns how many ran. A throwing timer does not stop the others. */
@@ -34,7 +46,10 @@ export class TimerQueue implements Scheduler {
     let ran = 0;
     while (this.heap.length > 0 && this.heap[0]!.deadline <= now) {
       const entry = this.pop();
-      if (entry.cancelled) continue;
+      if (entry.cancelled) {
+        this.cancelled--;
+        continue;
+      }
       ran++;
       try {
         entry.fn();
@@ -47,7 +62,10 @@ export class TimerQueue implements Scheduler {
 
   /** Milliseconds until the earliest live deadline, or Infinity. */
   nextDelay(): number {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) {
+      this.pop();
+      this.cancelled--;
+    }
     if (this.heap.length === 0) return Infinity;
     return Math.max(0, this.heap[0]!.deadline - this.now());
   }

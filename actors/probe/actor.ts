@@ -17,7 +17,7 @@ export function probeActor(key: string): Actor<ProbeMessage> {
         case 'EchoLater':
           return new Promise((resolve) => ctx.schedule(message.delay_ms, () => resolve(message.payload)));
         case 'AskPeer':
-          return ctx.ask(message.peer, message.message);
+          return ctx.ask(message.peer, message.message, message.timeout_ms);
         case 'Publish':
           return ctx.publish(message.topic, message.payload);
         case 'Throw':

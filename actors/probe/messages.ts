@@ -8,7 +8,7 @@ export type ProbeMessage =
   | { t: 'Add'; n: number }
   | { t: 'Get' }
   | { t: 'EchoLater'; payload: unknown; delay_ms: number }
-  | { t: 'AskPeer'; peer: string; message: ProbeMessage }
+  | { t: 'AskPeer'; peer: string; message: ProbeMessage; timeout_ms?: number }
   | { t: 'Publish'; topic: string; payload: unknown }
   | { t: 'Throw'; message: string }
   | { t: 'ExitThread'; code: number };

@@ -62,5 +62,5 @@ export function alignFrame(payloadLength: number): number {
 }
 
 export function isPowerOfTwo(n: number): boolean {
-  return n > 0 && (n & (n - 1)) === 0;
+  return Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 }

@@ -123,6 +123,7 @@ export class RingWriter {
 
   /** Publishes the frame reserved by the last `claim`. */
   commit(type: number, length: number): void {
+    if (type === PADDING_TYPE) throw new RangeError('frame type -1 is reserved for ring padding');
     const index = this.head & this.mask;
     this.words[index >> 2] = length;
     this.words[(index >> 2) + 1] = type;

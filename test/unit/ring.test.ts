@@ -48,7 +48,7 @@ function drain(reader: RingReader, limit = 1 << 20): Received[] {
   return out;
 }
 
-describe('createRing / createControl', () => {
+describe('createRing / createControl', { timeout: 10_000 }, () => {
   it('allocates header + power-of-two data region and a control block', () => {
     for (const capacity of [1024, 2048, 65536]) {
       const ring = createRing(capacity);
@@ -70,7 +70,7 @@ describe('createRing / createControl', () => {
   });
 });
 
-describe('RingWriter / RingReader', () => {
+describe('RingWriter / RingReader', { timeout: 10_000 }, () => {
   it('round-trips frames with their type and bytes, in order', () => {
     const { writer, reader } = pair(1024);
     const payloads = [makePayload(0, 1), makePayload(1, 2), makePayload(13, 3), makePayload(64, 4), makePayload(65, 5), makePayload(300, 6)];
@@ -291,7 +291,7 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 12 }) }) },
 );
 
-describe('RingWriter / RingReader property', () => {
+describe('RingWriter / RingReader property', { timeout: 30_000 }, () => {
   it('interleaved writes and partial reads deliver every accepted frame once, in order, intact', () => {
     fc.assert(
       fc.property(

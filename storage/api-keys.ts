@@ -8,9 +8,10 @@ import { randomBase62, sha256Hex } from './random.ts';
  * Layout, chosen for the two hot reads (authenticate, list):
  *   api_key_hashes: sha256(raw) -> KeyRef          one get authenticates; only active keys
  *                                                   have an entry, so revocation is a delete
- *   api_keys:       client_id  -> ClientKeys        an account's keys in one value, with the
- *                                                   public list views materialised as JSON at
- *                                                   write time, so listing is one get
+ *   api_keys:       client_id  -> ClientKeys        an account's keys in one value
+ *   api_key_views:  [client_id, 'all'|'sandbox']    the public list as UTF-8 JSON bytes,
+ *                   -> bytes                        materialised at write time, so listing is
+ *                                                   one get whose bytes go to the socket as is
  * Writes are read-modify-write inside one LMDB transaction each.
  *
  * Key format: `sqk_live_<32 base62>` (live) or `sqk_test_<32 base62>` (sandbox); the mode
@@ -50,8 +51,14 @@ export interface KeyRef {
 interface ClientKeys {
   /** newest first */
   records: ApiKeyRecord[];
-  view_all: string;
-  view_sandbox: string;
+}
+
+const EMPTY_LIST = Buffer.from('[]');
+
+/** Writes both public list views of an account; call inside the transaction that changes it. */
+export function writeKeyViews(db: Databases, clientId: string, records: ApiKeyRecord[]): void {
+  db.apiKeyViews.put([clientId, 'all'], Buffer.from(JSON.stringify(records.map(apiKeyView))));
+  db.apiKeyViews.put([clientId, 'sandbox'], Buffer.from(JSON.stringify(records.filter((r) => r.is_sandbox).map(apiKeyView))));
 }
 
 export interface IssuedKey {
@@ -111,11 +118,15 @@ export class ApiKeyStore {
     return options.sandboxOnly ? records.filter((r) => r.is_sandbox) : records;
   }
 
-  /** `list` as the JSON array of public views, materialised at write time: one read. */
-  listJson(clientId: string, options: { sandboxOnly: boolean }): string {
-    const doc = this.doc(clientId);
-    if (doc === undefined) return '[]';
-    return options.sandboxOnly ? doc.view_sandbox : doc.view_all;
+  /**
+   * `list` as the JSON bytes of the public views, materialised at write time: one read, no
+   * decoding. The buffer is lmdb's reusable read buffer: valid until the next read, so send it
+   * before doing anything else.
+   */
+  listJson(clientId: string, options: { sandboxOnly: boolean }): Buffer {
+    const bytes = this.db.apiKeyViews.getBinaryFast([clientId, options.sandboxOnly ? 'sandbox' : 'all']);
+    // lmdb's fast buffer reports the shared read buffer's byteLength; a subarray is an honest view.
+    return bytes === undefined ? EMPTY_LIST : bytes.subarray(0, bytes.length);
   }
 
   get(clientId: string, keyId: string): ApiKeyRecord | undefined {
@@ -188,12 +199,8 @@ export class ApiKeyStore {
   /** Read-modify-write of an account's keys; call inside a transaction. */
   private update(clientId: string, change: (records: ApiKeyRecord[]) => ApiKeyRecord[]): void {
     const records = change(this.doc(clientId)?.records ?? []);
-    const doc: ClientKeys = {
-      records,
-      view_all: JSON.stringify(records.map(apiKeyView)),
-      view_sandbox: JSON.stringify(records.filter((r) => r.is_sandbox).map(apiKeyView)),
-    };
-    this.db.apiKeys.put(clientId, doc);
+    this.db.apiKeys.put(clientId, { records } satisfies ClientKeys);
+    writeKeyViews(this.db, clientId, records);
   }
 
   private indexActive(record: ApiKeyRecord): void {

@@ -22,9 +22,11 @@ export interface Databases {
   readonly apiKeys: Database<unknown, string>;
   /** sha256(raw key) hex -> KeyRef, for active keys only */
   readonly apiKeyHashes: Database<unknown, string>;
+  /** [client_id, 'all' | 'sandbox'] -> UTF-8 JSON of the public key list, written with api_keys */
+  readonly apiKeyViews: Database<Buffer, [string, string]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views'] as const;
 
 export function openDatabases(dataDir: string): Databases {
   const path = join(dataDir, 'lmdb');
@@ -38,8 +40,14 @@ export function openDatabases(dataDir: string): Databases {
     clients: root.openDB({ name: 'clients', ...structures }),
     apiKeys: root.openDB({ name: 'api_keys', ...structures }),
     apiKeyHashes: root.openDB({ name: 'api_key_hashes', ...structures }),
+    apiKeyViews: root.openDB({ name: 'api_key_views', encoding: 'binary' }),
   };
-  migrate(databases);
+  try {
+    migrate(databases);
+  } catch (err) {
+    void root.close();
+    throw err;
+  }
   return databases;
 }
 

@@ -1,3 +1,4 @@
+import { writeKeyViews, type ApiKeyRecord } from './api-keys.ts';
 import type { Databases } from './database.ts';
 
 /**
@@ -20,6 +21,16 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'clients, api_keys (per-client documents) and api_key_hashes databases; meta singletons',
     up: () => {
       // The named databases are created by openDB; nothing to backfill.
+    },
+  },
+  {
+    version: 2,
+    description: 'api_key_views: the public key lists as ready-to-send JSON bytes',
+    up: (db) => {
+      for (const { key, value } of db.apiKeys.getRange()) {
+        const records = (value as { records: ApiKeyRecord[] }).records;
+        writeKeyViews(db, key, records);
+      }
     },
   },
 ];

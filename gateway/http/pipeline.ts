@@ -98,26 +98,21 @@ export class HttpPipeline {
     }
     const route = match.route;
     const needsBody = route.body !== undefined && METHODS_WITH_BODY.has(exchange.method);
-    const input = {
-      authorization: req.getHeader('authorization'),
-      contentType: req.getHeader('content-type'),
-      contentLength: req.getHeader('content-length'),
-      rawQuery: req.getQuery() ?? '',
-    };
+    const rawQuery = req.getQuery() ?? '';
     let principal: Principal | Promise<Principal> | undefined;
     try {
-      if (route.auth !== 'public') principal = this.deps.auth.authenticate(input.authorization, Date.now());
+      if (route.auth !== 'public') principal = this.deps.auth.authenticate(req.getHeader('authorization'), Date.now());
     } catch (err) {
       this.fail(exchange, err);
       return;
     }
     if (!needsBody) {
-      this.proceed(exchange, route, match.params, input.rawQuery, principal, undefined);
+      this.proceed(exchange, route, match.params, rawQuery, principal, undefined);
       return;
     }
     // The body must be subscribed to before returning to uWS, or its chunks are lost.
-    readBody(res, input.contentType, input.contentLength).then(
-      (text) => this.proceed(exchange, route, match.params, input.rawQuery, principal, text),
+    readBody(res, req.getHeader('content-type'), req.getHeader('content-length')).then(
+      (text) => this.proceed(exchange, route, match.params, rawQuery, principal, text),
       (err: unknown) => {
         // Credentials are judged before the body: a 401 wins over a 413.
         if (principal instanceof Promise) principal.then(() => this.fail(exchange, err), (authErr: unknown) => this.fail(exchange, authErr));
@@ -198,7 +193,7 @@ export class HttpPipeline {
   }
 
   private reply(exchange: Exchange, reply: Reply): void {
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     try {
       body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));
     } catch (err) {
@@ -233,7 +228,7 @@ export class HttpPipeline {
     });
   }
 
-  private respond(exchange: Exchange, status: number, body: string | undefined, headers?: Record<string, string>): void {
+  private respond(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Record<string, string>): void {
     if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
       for (const wake of this.idleWaiters.splice(0)) wake();
     }
@@ -255,7 +250,7 @@ export class HttpPipeline {
     });
   }
 
-  private write(exchange: Exchange, status: number, body: string | undefined, headers?: Record<string, string>): void {
+  private write(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Record<string, string>): void {
     if (exchange.aborted) return;
     const res = exchange.res;
     res.cork(() => {

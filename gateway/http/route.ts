@@ -24,7 +24,7 @@ export interface Reply {
   status: number;
   body: unknown;
   /** Already-serialised JSON, sent as is instead of `body` (materialised views). */
-  json?: string;
+  json?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 

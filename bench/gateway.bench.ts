@@ -7,6 +7,7 @@
  *          -> LMDB range read (the keys) -> JSON -> uWS cork/end -> pino request line
  *
  *   wrk (same settings) --> node:http hello world (baseline, separate process)
+ *   wrk (same settings) --> raw uWS hello world (the ceiling: no JS work per request)
  *
  * Rounds alternate between the two servers so drift on this noisy VM hits both alike; the
  * figure reported for each is the median round. Target: service >= 2x the baseline's
@@ -103,6 +104,14 @@ server.listen(0, '127.0.0.1', () => console.log('PORT=' + server.address().port)
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
+const RAW_UWS_SERVER = `
+const { createRequire } = require('node:module');
+const uws = createRequire(process.cwd() + '/')(
+  'uWebSockets.js/binaries/uws_' + process.platform + '_' + process.arch + '_' + process.versions.modules + '.node');
+uws.App().any('/*', (res) => { res.writeHeader('content-type', 'application/json'); res.end('{"hello":"world"}'); })
+  .listen('127.0.0.1', 0, (s) => console.log('PORT=' + uws.us_socket_local_port(s)));
+`;
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -130,9 +139,11 @@ export async function run(): Promise<BenchResult> {
   const service = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   const baseline = spawn(process.execPath, ['-e', HELLO_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ceiling = spawn(process.execPath, ['-e', RAW_UWS_SERVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const servicePort = (await waitForFileLine(logPath, /Listening on http:\/\/[^:]+:(\d+)/, 30_000))[1]!;
     const baselinePort = (await waitForLine(baseline, /PORT=(\d+)/, 10_000))[1]!;
+    const ceilingUrl = `http://127.0.0.1:${(await waitForLine(ceiling, /PORT=(\d+)/, 10_000))[1]!}/`;
     const serviceUrl = `http://127.0.0.1:${servicePort}/v1/api_keys`;
     const baselineUrl = `http://127.0.0.1:${baselinePort}/`;
     const auth = [`Authorization: Bearer ${apiKey}`];
@@ -145,9 +156,11 @@ export async function run(): Promise<BenchResult> {
 
     const serviceRounds: WrkFigures[] = [];
     const baselineRounds: WrkFigures[] = [];
+    const ceilingRounds: WrkFigures[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       baselineRounds.push(runWrk(baselineUrl, []));
       serviceRounds.push(runWrk(serviceUrl, auth));
+      ceilingRounds.push(runWrk(ceilingUrl, []));
     }
     if (serviceRounds.some((r) => r.non2xx > 0)) throw new Error('the service answered non-2xx during the run');
 
@@ -155,6 +168,7 @@ export async function run(): Promise<BenchResult> {
     const baselineRps = median(baselineRounds.map((r) => r.rps));
     const serviceP99 = median(serviceRounds.map((r) => r.p99_ms));
     const ratio = serviceRps / baselineRps;
+    const ceilingRps = median(ceilingRounds.map((r) => r.rps));
     return {
       name: 'gateway',
       description:
@@ -170,15 +184,21 @@ export async function run(): Promise<BenchResult> {
         rounds: ROUNDS,
         service_rounds_rps: serviceRounds.map((r) => Math.round(r.rps)).join(','),
         baseline_rounds_rps: baselineRounds.map((r) => Math.round(r.rps)).join(','),
+        raw_uws_hello_rps: Math.round(ceilingRps),
+        raw_uws_hello_p99_ms: median(ceilingRounds.map((r) => r.p99_ms)),
       },
-      ratios: { service_over_node_http_rps: Number(ratio.toFixed(3)) },
+      ratios: {
+        service_over_node_http_rps: Number(ratio.toFixed(3)),
+        raw_uws_hello_over_node_http_rps: Number((ceilingRps / baselineRps).toFixed(3)),
+        service_over_raw_uws_hello_rps: Number((serviceRps / ceilingRps).toFixed(3)),
+      },
       targets: {
         rps_ratio: target(Number(ratio.toFixed(3)), 2, '>='),
         p99_ms: target(serviceP99, 5, '<='),
       },
     };
   } finally {
-    await Promise.all([stopChild(service), stopChild(baseline)]);
+    await Promise.all([stopChild(service), stopChild(baseline), stopChild(ceiling)]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,29 @@
+/**
+ * Fixed-point units of the spec (Conventions): prices `_1e9`, quantities `_1e8`, USD `_usd_1e9`,
+ * timestamps in ns. Engine arithmetic stays in integers; decimals appear only at the gateway.
+ * A BTC price of 100,000 is 1e14 in _1e9 units, 1,000 BTC is 1e11 in _1e8 units: each fits a
+ * double exactly (< 2^53), but their product does not, so notional goes through BigInt.
+ */
+export const PRICE_SCALE = 1_000_000_000;
+export const QTY_SCALE = 100_000_000;
+export const USD_SCALE = 1_000_000_000;
+export const BPS = 10_000;
+
+/** USD notional in _usd_1e9 of qty_1e8 at price_1e9 (quote currency treated as USD). */
+export function notionalUsd1e9(price1e9: number, qty1e8: number): number {
+  return Number((BigInt(price1e9) * BigInt(qty1e8)) / BigInt(QTY_SCALE));
+}
+
+/** Decimal for JSON output where the spec asks for plain numbers (quote `bid`, `ask`, sizes). */
+export function priceToDecimal(price1e9: number): number {
+  return price1e9 / PRICE_SCALE;
+}
+
+export function qtyToDecimal(qty1e8: number): number {
+  return qty1e8 / QTY_SCALE;
+}
+
+/** Integer nanoseconds since the epoch for "now"; ms resolution is what the clock gives. */
+export function nowNs(): number {
+  return Date.now() * 1_000_000;
+}

@@ -26,8 +26,15 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
+/** What the topology hands every actor: shared memory regions and plain settings. */
+export interface ActorEnvironment {
+  readonly shared: Readonly<Record<string, SharedArrayBuffer>>;
+  readonly settings: Readonly<Record<string, string | number | boolean>>;
+}
+
 export interface ActorContext {
   readonly key: string;
+  readonly environment: ActorEnvironment;
   readonly thread: number;
   readonly log: Logger;
   /** Fire-and-forget; false when the destination's ring is full. */

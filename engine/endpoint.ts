@@ -1,4 +1,4 @@
-import type { Actor, ActorContext, ActorRegistry, Logger } from './actor.ts';
+import type { Actor, ActorContext, ActorEnvironment, ActorRegistry, Logger } from './actor.ts';
 import { FrameDecoder, FrameEncoder } from './codec.ts';
 import { FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
 import { actorKind, GATEWAY_THREAD, placeActor } from './placement.ts';
@@ -17,6 +17,7 @@ export interface EndpointOptions {
   defaultAskTimeoutMs?: number;
   /** Called after an ask leaves, so a thread that parks asynchronously can poll for the reply. */
   onAskSent?: () => void;
+  environment?: ActorEnvironment;
 }
 
 export type PublishHandler = (topic: string, payload: unknown) => void;
@@ -63,6 +64,7 @@ export class Endpoint {
   private readonly defaultAskTimeoutMs: number;
   private publishHandler: PublishHandler | undefined;
   private readonly onAskSent: (() => void) | undefined;
+  readonly environment: ActorEnvironment;
   private nextCorrelation = 1;
   readonly log: Logger;
 
@@ -75,6 +77,7 @@ export class Endpoint {
     this.registry = options.registry ?? {};
     this.defaultAskTimeoutMs = options.defaultAskTimeoutMs ?? 5_000;
     this.onAskSent = options.onAskSent;
+    this.environment = options.environment ?? { shared: {}, settings: {} };
     this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) =>
       this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch),
     );
@@ -337,6 +340,10 @@ class CellContext implements ActorContext {
 
   get restarts(): number {
     return this.cell?.restarts ?? 0;
+  }
+
+  get environment(): ActorEnvironment {
+    return this.endpoint.environment;
   }
 
   tell(to: string, message: unknown): boolean {

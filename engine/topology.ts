@@ -13,6 +13,9 @@ export interface TopologyOptions {
   registryUrl: string;
   log: Logger;
   logLevel: string;
+  /** Shared memory every worker maps, by name; it outlives worker restarts. */
+  shared?: Record<string, SharedArrayBuffer>;
+  settings?: Record<string, string | number | boolean>;
   ringCapacity?: number;
   spinPolls?: number;
   parkMaxMs?: number;
@@ -75,6 +78,8 @@ export class Topology {
       ringCapacity: DEFAULT_RING_CAPACITY,
       spinPolls: 2_000,
       parkMaxMs: 50,
+      shared: {},
+      settings: {},
       ...options,
     };
     this.workers = options.workers;
@@ -95,6 +100,7 @@ export class Topology {
       control: this.controls[GATEWAY_THREAD]!,
       scheduler: eventLoopScheduler,
       log: this.log,
+      environment: { shared: this.options.shared, settings: this.options.settings },
       onAskSent: () => this.kick(),
     });
     for (let w = 1; w < threads; w++) this.wireGateway(w);
@@ -187,6 +193,8 @@ export class Topology {
       outbound: this.rings[thread]!,
       registryUrl: this.options.registryUrl,
       logLevel: this.options.logLevel,
+      shared: this.options.shared,
+      settings: this.options.settings,
       spinPolls: this.options.spinPolls,
       parkMaxMs: this.options.parkMaxMs,
     };

@@ -25,6 +25,10 @@ export interface WorkerBoot {
   outbound: RingHandle[];
   registryUrl: string;
   logLevel: string;
+  /** Shared memory regions created by the gateway thread (quote cache, ...), by name. */
+  shared: Record<string, SharedArrayBuffer>;
+  /** Plain settings every actor may read (simulation seed, ...). */
+  settings: Record<string, string | number | boolean>;
   spinPolls: number;
   parkMaxMs: number;
 }
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
     scheduler: timers,
     log,
     registry: { ...registry, sys: () => systemActor(endpoint) },
+    environment: { shared: boot.shared, settings: boot.settings },
   });
   for (let t = 0; t < boot.controls.length; t++) {
     endpoint.attachInbound(t, boot.inbound[t]!);

@@ -8,6 +8,8 @@ export interface ServiceConfig {
   dataDir: string;
   workers: number;
   logLevel: string;
+  /** Seed of the simulated venues: the same seed gives the same market. */
+  simSeed: number;
   auth: {
     operatorKey: string | undefined;
     jwtSecret: string | undefined;
@@ -41,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     dataDir: resolve(text('DATA_DIR') ?? './data'),
     workers: integer('WORKERS', Math.max(1, availableParallelism()), 1, 64),
     logLevel,
+    simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),
     auth: {
       operatorKey: text('OPERATOR_KEY'),
       jwtSecret: text('AUTH_JWT_SECRET'),

@@ -5,6 +5,9 @@ import { Topology } from './engine/topology.ts';
 import { Authenticator } from './gateway/auth/authenticator.ts';
 import { Gateway } from './gateway/app.ts';
 import { Storage } from './storage/index.ts';
+import { FAIR_ACTOR } from './actors/fair-price/messages.ts';
+import { edgeIds, edgeKey } from './actors/market/directory.ts';
+import { createMarketMemory } from './gateway/market/memory.ts';
 
 export interface Service {
   readonly port: number;
@@ -29,15 +32,21 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const storage = Storage.open(config.dataDir);
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
+  const market = createMarketMemory();
   const topology = new Topology({
     workers: config.workers,
     registryUrl: new URL('./actors/registry.ts', import.meta.url).href,
     log,
     logLevel: config.logLevel,
+    shared: { quotes: market.quotes, interest: market.interest },
+    settings: { simSeed: config.simSeed },
   });
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market });
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
+  // The market comes up with the workers: every venue edge and the fair-price actor.
+  for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
+  topology.startActor(FAIR_ACTOR);
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;

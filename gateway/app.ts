@@ -17,6 +17,14 @@ import { killSwitchRoutes } from './routes/kill-switch.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
 import { dataFrame } from './ws/channels.ts';
+import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
+import type { MarketMemory } from './market/memory.ts';
+import { QuoteService } from './market/quotes.ts';
+import { TapeWriter } from './market/tape-writer.ts';
+import { dataRoutes } from './routes/data.ts';
+import { historyRoutes } from './routes/history.ts';
+import { marketRoutes } from './routes/market.ts';
+import { quoteRoutes } from './routes/quotes.ts';
 import { StreamServer } from './ws/stream.ts';
 
 export interface GatewayDeps {
@@ -26,6 +34,7 @@ export interface GatewayDeps {
   log: Logger;
   logLevel: string;
   version: string;
+  market: MarketMemory;
 }
 
 /**
@@ -40,12 +49,14 @@ export class Gateway {
   private readonly stream: StreamServer;
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
+  private readonly tape: TapeWriter;
 
   constructor(deps: GatewayDeps) {
     this.app = uws.App();
     const limiter = new RateLimiter();
     const tickets = new TicketStore();
-    this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log });
+    this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest) });
+    this.tape = new TapeWriter(deps.storage, deps.log);
     const killSwitch = new KillSwitch(deps.storage.meta);
     this.context = {
       storage: deps.storage,
@@ -59,16 +70,25 @@ export class Gateway {
         this.app.publish(channel, dataFrame(channel, data));
       },
       wsConnections: () => this.stream.connectionCount,
+      market: { memory: deps.market, quotes: new QuoteService(deps.market, deps.topology.endpoint) },
     };
     killSwitch.onChange((state) => this.context.broadcast('system', { event: 'kill_switch', ...state }));
     deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
-    deps.topology.endpoint.onPublish((topic, payload) => this.context.broadcast(topic, payload));
+    deps.topology.endpoint.onPublish((topic, payload) => {
+      if (topic === TAPE_TOPIC) this.tape.onBatch(payload as TapeBatch);
+      else this.context.broadcast(topic, payload);
+    });
+    this.tape.start();
 
     const routes: RouteSpec[] = [
       ...healthRoutes(this.context),
       ...apiKeyRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
+      ...marketRoutes(this.context),
+      ...quoteRoutes(this.context),
+      ...historyRoutes(this.context),
+      ...dataRoutes(this.context),
     ];
     const openApiRoute: RouteSpec = {
       method: 'get',
@@ -125,6 +145,7 @@ export class Gateway {
   async close(timeoutMs = 5_000): Promise<void> {
     this.stopListening();
     this.stream.closeAll();
+    this.tape.stop();
     await this.pipeline.drain(timeoutMs);
   }
 }

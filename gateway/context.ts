@@ -3,6 +3,8 @@ import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
 import type { TicketStore } from './auth/tickets.ts';
 import type { KillSwitch } from './kill-switch.ts';
+import type { MarketMemory } from './market/memory.ts';
+import type { QuoteService } from './market/quotes.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -13,6 +15,7 @@ export interface GatewayContext {
   readonly log: Logger;
   readonly version: string;
   readonly startedAtMs: number;
+  readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService };
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

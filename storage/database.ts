@@ -24,9 +24,13 @@ export interface Databases {
   readonly apiKeyHashes: Database<unknown, string>;
   /** [client_id, 'all' | 'sandbox'] -> UTF-8 JSON of the public key list, written with api_keys */
   readonly apiKeyViews: Database<Buffer, [string, string]>;
+  /** [symbol, ts_ms, seq] -> TradeRow: the trade tape */
+  readonly trades: Database<unknown, [string, number, number]>;
+  /** [tape key, minute_ms] -> Bar */
+  readonly bars: Database<unknown, [string, number]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m'] as const;
 
 export function openDatabases(dataDir: string): Databases {
   const path = join(dataDir, 'lmdb');
@@ -41,6 +45,8 @@ export function openDatabases(dataDir: string): Databases {
     apiKeys: root.openDB({ name: 'api_keys', ...structures }),
     apiKeyHashes: root.openDB({ name: 'api_key_hashes', ...structures }),
     apiKeyViews: root.openDB({ name: 'api_key_views', encoding: 'binary' }),
+    trades: root.openDB({ name: 'trades', ...structures }),
+    bars: root.openDB({ name: 'bars_1m', ...structures }),
   };
   try {
     migrate(databases);

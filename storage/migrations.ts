@@ -33,6 +33,13 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    description: 'trades and bars_1m: the trade tape and its one-minute bars for price history',
+    up: () => {
+      // A new named database; nothing to backfill.
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

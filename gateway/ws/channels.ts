@@ -1,8 +1,11 @@
+import { book, UNDERLYING_NAMES, underlyingIndex } from '../../actors/market/directory.ts';
+import { bookInterestIndex, fairInterestIndex, InterestKind } from '../../actors/market/interest.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /**
  * The WebSocket channel catalogue, in one place: a channel name as clients write it
- * (`prices:BTC-USDT`, `orders`), and the uWS topic it maps to. Public market-data channels map
+ * (`prices:BTC-USDT`, `orders`), the uWS topic it maps to, and the shared interest counter the
+ * publishing actor reads to skip frames nobody would receive. Public market-data channels map
  * to themselves; private channels (orders, fills, ... in the execution issue) map to a topic
  * scoped by mode and client, so one account never sees another's frames and sandbox never
  * mixes with live.
@@ -13,6 +16,8 @@ export interface ChannelSpec {
   readonly description: string;
   matches(channel: string): boolean;
   topic(channel: string, principal: Principal): string;
+  /** Index of the channel's subscriber counter in the shared interest array, if it has one. */
+  interest?(channel: string): number | undefined;
 }
 
 const exact = (name: string, description: string): ChannelSpec => ({
@@ -22,8 +27,41 @@ const exact = (name: string, description: string): ChannelSpec => ({
   topic: () => name,
 });
 
+/** `<prefix><symbol>` or `<prefix><symbol>:perp` naming an existing book. */
+function bookChannel(prefix: 'prices:' | 'book:', kind: 0 | 1, description: string): ChannelSpec {
+  const entryOf = (channel: string) => {
+    if (!channel.startsWith(prefix)) return undefined;
+    const rest = channel.slice(prefix.length);
+    return rest.endsWith(':perp') ? book(rest.slice(0, -5), 'perp') : book(rest, 'spot');
+  };
+  return {
+    name: `${prefix}<symbol>`,
+    description,
+    matches: (channel) => entryOf(channel) !== undefined,
+    topic: (channel) => channel,
+    interest: (channel) => {
+      const entry = entryOf(channel);
+      return entry === undefined ? undefined : bookInterestIndex(entry.slot, kind);
+    },
+  };
+}
+
+const fairChannel: ChannelSpec = {
+  name: 'fair_price:<underlying>',
+  description: `fair price of an underlying on every recompute, coalesced to ~1 ms (${UNDERLYING_NAMES.join(', ')})`,
+  matches: (channel) => channel.startsWith('fair_price:') && underlyingIndex(channel.slice(11)) !== undefined,
+  topic: (channel) => channel,
+  interest: (channel) => {
+    const index = underlyingIndex(channel.slice(11));
+    return index === undefined ? undefined : fairInterestIndex(index);
+  },
+};
+
 export const CHANNELS: readonly ChannelSpec[] = [
   exact('system', 'service events: readiness changes, worker restarts, kill switch'),
+  bookChannel('prices:', InterestKind.PRICES, 'NBBO on change: bid, ask, mid, bid_sz, ask_sz, spread_bps, ts_ns (append :perp for perpetuals)'),
+  bookChannel('book:', InterestKind.BOOK, 'merged book (20 levels) on change: bids, asks as [price, size], ts_ns (append :perp for perpetuals)'),
+  fairChannel,
 ];
 
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
@@ -40,5 +78,5 @@ export function privateTopic(channel: string, principal: Pick<Principal, 'client
 
 /** The data frame every channel delivers. */
 export function dataFrame(channel: string, data: unknown): string {
-  return JSON.stringify({ type: 'data', channel, ts_ns: Date.now() * 1_000_000, data });
+  return `{"type":"data","channel":${JSON.stringify(channel)},"ts_ns":${Date.now() * 1_000_000},"data":${JSON.stringify(data)}}`;
 }

@@ -13,8 +13,8 @@ import { findChannel, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './channels.ts';
 export interface StreamUser {
   principal: Principal;
   connectionId: string;
-  /** channel name -> topic */
-  subscriptions: Map<string, string>;
+  /** channel name -> its topic and interest counter index (-1: none) */
+  subscriptions: Map<string, { topic: string; interest: number }>;
 }
 
 export interface StreamDeps {
@@ -22,6 +22,8 @@ export interface StreamDeps {
   tickets: TicketStore;
   limiter: RateLimiter;
   log: Logger;
+  /** Shared subscriber counters read by publishing actors (see actors/market/interest.ts). */
+  interest?: Int32Array;
 }
 
 /** Slow consumers are cut off here rather than buffered without bound. */
@@ -63,6 +65,7 @@ export class StreamServer {
       message: (ws, message) => this.onMessage(ws, message),
       close: (ws) => {
         this.sockets.delete(ws);
+        for (const sub of ws.getUserData().subscriptions.values()) this.release(sub.interest);
       },
     });
   }
@@ -156,8 +159,10 @@ export class StreamServer {
           return;
         }
         const topic = spec.topic(channel, user.principal);
-        user.subscriptions.set(channel, topic);
+        const interest = spec.interest?.(channel) ?? -1;
+        user.subscriptions.set(channel, { topic, interest });
         ws.subscribe(topic);
+        if (interest >= 0 && this.deps.interest !== undefined) Atomics.add(this.deps.interest, interest, 1);
       }
       accepted.push(channel);
     });
@@ -170,10 +175,11 @@ export class StreamServer {
     if (list === undefined) return;
     const user = ws.getUserData();
     for (const channel of list) {
-      const topic = user.subscriptions.get(channel);
-      if (topic === undefined) continue;
+      const sub = user.subscriptions.get(channel);
+      if (sub === undefined) continue;
       user.subscriptions.delete(channel);
-      ws.unsubscribe(topic);
+      ws.unsubscribe(sub.topic);
+      this.release(sub.interest);
     }
     ws.send(JSON.stringify({ type: 'unsubscribed', channels: list }));
   }
@@ -186,6 +192,10 @@ export class StreamServer {
       return undefined;
     }
     return value as string[];
+  }
+
+  private release(interest: number): void {
+    if (interest >= 0 && this.deps.interest !== undefined) Atomics.sub(this.deps.interest, interest, 1);
   }
 
   private sendError(ws: WebSocket<StreamUser>, code: string, message: string, details: FieldError[]): void {

@@ -29,6 +29,7 @@ export async function startTestService(
     port: 0,
     workers: 2,
     logLevel: process.env['LOG_LEVEL'] ?? 'silent',
+    simSeed: 7,
     ...overrides,
     dataDir,
     auth: {

@@ -1,0 +1,197 @@
+import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { Side } from '../../domain/market.ts';
+import type { BookMessage } from '../book/messages.ts';
+import { bookKey, type BookType } from '../market/directory.ts';
+import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
+import { LatentPriceModel } from './sim/latent-price.ts';
+import { SimVenue, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
+import { TAPE_TOPIC, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type TapeBatch } from './messages.ts';
+
+/** How often the simulated venue is advanced to the wall clock. */
+export const ADVANCE_MS = 5;
+/** Levels in a snapshot sent to a book actor on (re)connect. */
+const SNAPSHOT_DEPTH = 50;
+const NS_PER_MS = 1_000_000;
+
+/**
+ * One venue edge: connects (here, to a simulated venue), subscribes, normalises to integer L2
+ * deltas and forwards them to the book actors; trades go to the gateway's tape.
+ *
+ *   timer (5 ms) -> SimVenue.advance(now) -> sink -> per-symbol delta buffers
+ *                -> Levels to book:<symbol>[:perp]; trade batch -> $tape topic (gateway, LMDB)
+ *
+ * A real venue adapter (wire formats, signing) replaces SimVenue behind the same sink.
+ */
+export function edgeActor(key: string): Actor<EdgeMessage> {
+  const spec = edgeSpec(key.slice('edge:'.length));
+  if (spec === undefined) throw new Error(`no edge ${key} in the venue catalog`);
+  return new EdgeActor(spec);
+}
+
+class EdgeActor implements Actor<EdgeMessage>, VenueSink {
+  private sim: SimVenue | undefined;
+  private ctx: ActorContext | undefined;
+  private readonly type: BookType;
+  private readonly books = new Map<string, string>();
+  /** symbol -> flat [side, price, qty, ...] since the last flush */
+  private readonly pending = new Map<string, number[]>();
+  private latestTs = 0;
+  private tape: TapeBatch;
+  private connected = false;
+  private lastSeenMs = 0;
+  private cancelTimer: (() => void) | undefined;
+
+  constructor(private readonly spec: EdgeSpec) {
+    this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
+    this.tape = this.emptyTape();
+  }
+
+  onStart(ctx: ActorContext): void {
+    this.ctx = ctx;
+    const seed = Number(ctx.environment.settings['simSeed'] ?? 1);
+    const model = new LatentPriceModel(seed);
+    this.sim = new SimVenue(this.spec, model, seed, this, { start_ns: Date.now() * NS_PER_MS });
+    this.tick();
+  }
+
+  onStop(): void {
+    this.cancelTimer?.();
+  }
+
+  onMessage(message: EdgeMessage, ctx: ActorContext): unknown {
+    const sim = this.sim!;
+    switch (message.t) {
+      case 'Status':
+        return this.status();
+      case 'Subscribe':
+        return this.subscribe(message.symbol);
+      case 'Snapshot': {
+        if (!sim.isListed(message.symbol)) return null;
+        this.subscribe(message.symbol);
+        // The venue's REST round trip: the reply comes after its latency, like a real fetch.
+        const latencyMs = 100 + (this.spec.market.latency_ms % 50) * 4;
+        return new Promise<EdgeSnapshot | null>((resolve) =>
+          ctx.schedule(latencyMs, () => resolve(this.snapshot(message.symbol, message.depth))),
+        );
+      }
+      case 'Funding':
+        return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
+      case 'FundingAll': {
+        const now = Date.now() * NS_PER_MS;
+        return sim.symbols().flatMap((symbol) => sim.funding(symbol, now) ?? []);
+      }
+      case 'FundingHistory':
+        return sim.fundingHistory(message.symbol, message.from_ns, message.to_ns);
+    }
+  }
+
+  // VenueSink: the simulated venue's events, buffered until the end of the advance.
+  onLevel(symbol: string, side: Side, price_1e9: number, qty_1e8: number, ts_ns: number): void {
+    let buffer = this.pending.get(symbol);
+    if (buffer === undefined) {
+      buffer = [];
+      this.pending.set(symbol, buffer);
+    }
+    buffer.push(side, price_1e9, qty_1e8);
+    if (ts_ns > this.latestTs) this.latestTs = ts_ns;
+  }
+
+  onTrade(t: TradeEvent): void {
+    const tape = this.tape;
+    tape.symbols.push(t.symbol);
+    tape.numbers.push(t.price_1e9, t.qty_1e8, t.taker_side, Math.floor(t.ts_ns / NS_PER_MS));
+    tape.trade_ids.push(t.trade_id);
+  }
+
+  onStatus(connected: boolean, ts_ns: number): void {
+    this.connected = connected;
+    const sim = this.sim;
+    const ctx = this.ctx;
+    if (sim === undefined || ctx === undefined) return;
+    for (const symbol of sim.subscribed()) {
+      this.pending.delete(symbol);
+      if (connected) this.sendSnapshot(symbol, ts_ns);
+      else ctx.tell(this.bookOf(symbol), { t: 'VenueDown', venue: this.spec.venue, ts_ns } satisfies BookMessage);
+    }
+  }
+
+  private tick = (): void => {
+    const sim = this.sim!;
+    sim.advance(Date.now() * NS_PER_MS);
+    this.flush();
+    this.cancelTimer = this.ctx!.schedule(ADVANCE_MS, this.tick);
+  };
+
+  private flush(): void {
+    const ctx = this.ctx!;
+    if (this.pending.size > 0) {
+      this.lastSeenMs = Math.floor(this.latestTs / NS_PER_MS);
+      for (const [symbol, levels] of this.pending) {
+        if (levels.length === 0) continue;
+        ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, levels } satisfies BookMessage);
+      }
+      this.pending.clear();
+    }
+    if (this.tape.symbols.length > 0) {
+      ctx.publish(TAPE_TOPIC, this.tape);
+      this.tape = this.emptyTape();
+    }
+  }
+
+  private subscribe(symbol: string): boolean {
+    const sim = this.sim!;
+    if (!sim.isListed(symbol)) return false;
+    if (sim.isSubscribed(symbol)) return true;
+    sim.subscribe(symbol);
+    if (this.connected) this.sendSnapshot(symbol, Date.now() * NS_PER_MS);
+    return true;
+  }
+
+  private sendSnapshot(symbol: string, ts_ns: number): void {
+    const snapshot = this.snapshot(symbol, SNAPSHOT_DEPTH, ts_ns);
+    if (snapshot === null) return;
+    this.ctx!.tell(this.bookOf(symbol), { t: 'Snapshot', ...snapshot } satisfies BookMessage);
+  }
+
+  private snapshot(symbol: string, depth: number, now_ns = Date.now() * NS_PER_MS): EdgeSnapshot | null {
+    const snapshot = this.sim!.snapshot(symbol, depth, now_ns);
+    if (snapshot === undefined) return null;
+    return {
+      venue: this.spec.venue,
+      bids: snapshot.bids.flatMap((l) => [l.price_1e9, l.qty_1e8]),
+      asks: snapshot.asks.flatMap((l) => [l.price_1e9, l.qty_1e8]),
+      ts_ns: snapshot.ts_ns,
+    };
+  }
+
+  private bookOf(symbol: string): string {
+    let key = this.books.get(symbol);
+    if (key === undefined) {
+      key = bookKey(symbol, this.type);
+      this.books.set(symbol, key);
+    }
+    return key;
+  }
+
+  private status(): EdgeStatus {
+    const sim = this.sim!;
+    const stats = sim.stats();
+    const subscribed = sim.subscribed();
+    return {
+      edge_id: this.spec.edge_id,
+      venue: this.spec.venue,
+      instrument_type: this.spec.instrument_type,
+      connected: this.connected,
+      symbol_count: subscribed.length,
+      symbols: subscribed.map((symbol) => ({ symbol, instrument_type: this.spec.instrument_type })),
+      last_seen_ms: this.lastSeenMs,
+      region: this.spec.region,
+      supports_algo_runtime: this.spec.supports_algo_runtime,
+      stats: { levels: stats.levels, trades: stats.trades, disconnects: stats.disconnects, stale: stats.stale },
+    };
+  }
+
+  private emptyTape(): TapeBatch {
+    return { venue: this.spec.venue, instrument_type: this.type, symbols: [], numbers: [], trade_ids: [] };
+  }
+}

@@ -1,0 +1,46 @@
+import type { FundingInfo, FundingPoint } from './sim/sim-venue.ts';
+
+/** Messages of an edge actor (`edge:<edge_id>`, e.g. `edge:venue-edge-binance-perp`). */
+export type EdgeMessage =
+  | { t: 'Status' }
+  /** Cold path: a one-shot snapshot (after the venue's round trip) and a background subscription. */
+  | { t: 'Snapshot'; symbol: string; depth: number }
+  | { t: 'Subscribe'; symbol: string }
+  | { t: 'Funding'; symbol: string }
+  | { t: 'FundingAll' }
+  | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };
+
+/** The spec's Edge status (EdgeStatusResponse). */
+export interface EdgeStatus {
+  edge_id: string;
+  venue: string;
+  instrument_type: 'spot' | 'perp' | 'prediction';
+  connected: boolean;
+  symbol_count: number;
+  symbols: { symbol: string; instrument_type: 'spot' | 'perp' | 'prediction' }[];
+  last_seen_ms: number;
+  region: string;
+  supports_algo_runtime: boolean;
+  stats: { levels: number; trades: number; disconnects: number; stale: boolean };
+}
+
+export interface EdgeSnapshot {
+  venue: string;
+  bids: number[];
+  asks: number[];
+  ts_ns: number;
+}
+
+/** Internal gateway topic carrying trade batches to the tape (never a WebSocket channel). */
+export const TAPE_TOPIC = '$tape';
+
+export interface TapeBatch {
+  venue: string;
+  instrument_type: 'spot' | 'perp';
+  symbols: string[];
+  /** flat per trade: price_1e9, qty_1e8, taker side (0 buy, 1 sell), ts_ms */
+  numbers: number[];
+  trade_ids: string[];
+}
+
+export type { FundingInfo, FundingPoint };

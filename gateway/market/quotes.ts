@@ -1,0 +1,215 @@
+import { ConsolidatedBook } from '../../actors/book/consolidated-book.ts';
+import { QuoteCacheReader, QuoteSnapshot, MAX_DEPTH } from '../../actors/book/quote-cache.ts';
+import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
+import { listingOf } from '../../actors/edge/sim/catalog.ts';
+import { book, edgeKey, type BookEntry, type BookType } from '../../actors/market/directory.ts';
+import { Side } from '../../domain/market.ts';
+import { BPS, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
+import type { Endpoint } from '../../engine/endpoint.ts';
+import type { MarketMemory } from './memory.ts';
+
+/** The spec's quote `source` values (Quote rules 2). */
+export type QuoteSource = 'edge_nbbo' | 'edge_rpc_snapshot' | 'venue_public_api' | 'unavailable';
+
+export interface QuoteNbbo {
+  bid: number;
+  ask: number;
+  mid: number;
+  spread_bps: number;
+  bid_size: number;
+  ask_size: number;
+  crossed: boolean;
+}
+
+export interface QuoteVenue {
+  bid: number;
+  ask: number;
+  bid_size: number;
+  ask_size: number;
+  age_ms: number;
+}
+
+export interface QuoteResponse {
+  symbol: string;
+  instrument_type: BookType;
+  nbbo: QuoteNbbo;
+  venues: Record<string, QuoteVenue>;
+  book: { bids: [number, number][]; asks: [number, number][] };
+  source: QuoteSource;
+  /** NBBO-level last update (the `max_age_s` filter), ms since the epoch. */
+  updated_ms: number;
+}
+
+/** The dynamic-subscribe wait (spec, Limits: up to 2 s per cold symbol). */
+export const COLD_WAIT_MS = 2_000;
+/** A cache entry older than this is treated as cold (its edges may have restarted). */
+const STALE_AFTER_MS = 30_000;
+
+/**
+ * Quotes for the gateway: the hot path reads the book actor's quote-cache slot from shared
+ * memory (no message); the cold path asks the feeding edges for one-shot snapshots, which also
+ * starts their subscriptions, and consolidates them here.
+ */
+export class QuoteService {
+  private readonly reader: QuoteCacheReader;
+  private readonly snapshot = new QuoteSnapshot();
+  /** Books whose every feeding edge has been asked to subscribe (from the catalog at start). */
+  private readonly warmed = new Set<string>();
+
+  constructor(
+    memory: MarketMemory,
+    private readonly endpoint: Endpoint,
+  ) {
+    this.reader = new QuoteCacheReader(memory.quotes);
+  }
+
+  /** The book for a symbol: the requested instrument type, else spot, else perp. */
+  resolve(symbol: string, instrumentType?: string): BookEntry | undefined {
+    const normalized = symbol.toUpperCase();
+    if (instrumentType === 'spot' || instrumentType === 'perp') return book(normalized, instrumentType);
+    if (instrumentType !== undefined) return undefined;
+    return book(normalized, 'spot') ?? book(normalized, 'perp');
+  }
+
+  /** The live cache only; undefined when the book has no data yet. */
+  cached(entry: BookEntry, depth: number): QuoteResponse | undefined {
+    const s = this.snapshot;
+    if (!this.reader.read(entry.slot, Math.min(depth, MAX_DEPTH), s)) return undefined;
+    return fromSnapshot(entry, s, Date.now());
+  }
+
+  /** NBBO-level last update from the cache, or undefined. */
+  updatedMs(entry: BookEntry): number | undefined {
+    return this.reader.read(entry.slot, 0, this.snapshot) ? this.snapshot.updated_ms : undefined;
+  }
+
+  /** A live, fresh cache hit (source `edge_nbbo`), or undefined: the synchronous hot path. */
+  hot(entry: BookEntry, depth: number): QuoteResponse | undefined {
+    const quote = this.cached(entry, depth);
+    if (quote === undefined || Date.now() - quote.updated_ms >= STALE_AFTER_MS) return undefined;
+    this.warm(entry);
+    return quote;
+  }
+
+  async quote(entry: BookEntry, depth: number, nowait: boolean): Promise<QuoteResponse> {
+    const fresh = this.hot(entry, depth);
+    if (fresh !== undefined) return fresh;
+    this.warm(entry);
+    const hot = this.cached(entry, depth);
+    if (nowait) return hot ?? unavailable(entry);
+    const cold = await this.snapshotQuote(entry, depth);
+    return cold ?? hot ?? unavailable(entry);
+  }
+
+  /** Starts background subscriptions on feeding edges that were not subscribed at start. */
+  private warm(entry: BookEntry): void {
+    if (this.warmed.has(entry.key)) return;
+    this.warmed.add(entry.key);
+    for (const edge of entry.edges) {
+      if (listingOf(edge, entry.symbol)?.subscribed === true) continue;
+      this.endpoint.tell(edgeKey(edge), { t: 'Subscribe', symbol: entry.symbol } satisfies EdgeMessage);
+    }
+  }
+
+  private async snapshotQuote(entry: BookEntry, depth: number): Promise<QuoteResponse | undefined> {
+    const replies = await Promise.all(
+      entry.edges.map((edge) =>
+        this.endpoint
+          .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Snapshot', symbol: entry.symbol, depth: MAX_DEPTH } satisfies EdgeMessage, COLD_WAIT_MS)
+          .catch(() => null),
+      ),
+    );
+    const consolidated = new ConsolidatedBook(entry.venues);
+    let any = false;
+    replies.forEach((reply, v) => {
+      if (reply === null) return;
+      any = true;
+      consolidated.applySnapshot(v, pairsToLevels(reply.bids), pairsToLevels(reply.asks), reply.ts_ns);
+    });
+    if (!any) return undefined;
+    const s = new QuoteSnapshot();
+    const nbbo = consolidated.nbbo();
+    s.updated_ms = Math.floor(nbbo.updated_ns / 1_000_000);
+    s.bid_1e9 = nbbo.bid_1e9;
+    s.ask_1e9 = nbbo.ask_1e9;
+    s.bid_qty_1e8 = nbbo.bid_qty_1e8;
+    s.ask_qty_1e8 = nbbo.ask_qty_1e8;
+    s.crossed = nbbo.crossed;
+    s.venueCount = entry.venues.length;
+    for (let v = 0; v < entry.venues.length; v++) {
+      const top = consolidated.venueTop(v);
+      Object.assign(s.venues[v]!, {
+        venue: v,
+        bid_1e9: top.bid_1e9,
+        ask_1e9: top.ask_1e9,
+        bid_qty_1e8: top.bid_qty_1e8,
+        ask_qty_1e8: top.ask_qty_1e8,
+        last_tick_ms: Math.floor(top.updated_ns / 1_000_000),
+      });
+    }
+    const d = Math.min(depth, MAX_DEPTH);
+    s.bidCount = consolidated.mergedInto(Side.BID, d, s.bidPrices, s.bidQtys);
+    s.askCount = consolidated.mergedInto(Side.ASK, d, s.askPrices, s.askQtys);
+    return { ...fromSnapshot(entry, s, Date.now()), source: 'edge_rpc_snapshot' };
+  }
+}
+
+export function nbboOf(bid_1e9: number, ask_1e9: number, bid_qty: number, ask_qty: number, crossed: boolean): QuoteNbbo {
+  const usable = bid_1e9 > 0 && ask_1e9 > 0 && !crossed;
+  const mid = usable ? (bid_1e9 + ask_1e9) / 2 : 0;
+  return {
+    bid: priceToDecimal(bid_1e9),
+    ask: priceToDecimal(ask_1e9),
+    mid: priceToDecimal(mid),
+    spread_bps: usable ? Math.round((((ask_1e9 - bid_1e9) * BPS) / mid) * 100) / 100 : 0,
+    bid_size: qtyToDecimal(bid_qty),
+    ask_size: qtyToDecimal(ask_qty),
+    crossed,
+  };
+}
+
+function fromSnapshot(entry: BookEntry, s: QuoteSnapshot, nowMs: number): QuoteResponse {
+  const venues: Record<string, QuoteVenue> = {};
+  for (let i = 0; i < s.venueCount; i++) {
+    const v = s.venues[i]!;
+    if (v.bid_1e9 === 0 && v.ask_1e9 === 0) continue; // no book from that venue (feed down)
+    venues[entry.venues[v.venue]!] = {
+      bid: priceToDecimal(v.bid_1e9),
+      ask: priceToDecimal(v.ask_1e9),
+      bid_size: qtyToDecimal(v.bid_qty_1e8),
+      ask_size: qtyToDecimal(v.ask_qty_1e8),
+      age_ms: Math.max(0, nowMs - v.last_tick_ms),
+    };
+  }
+  const bids: [number, number][] = new Array(s.bidCount);
+  for (let i = 0; i < s.bidCount; i++) bids[i] = [priceToDecimal(s.bidPrices[i]!), qtyToDecimal(s.bidQtys[i]!)];
+  const asks: [number, number][] = new Array(s.askCount);
+  for (let i = 0; i < s.askCount; i++) asks[i] = [priceToDecimal(s.askPrices[i]!), qtyToDecimal(s.askQtys[i]!)];
+  return {
+    symbol: entry.symbol,
+    instrument_type: entry.instrument_type,
+    nbbo: nbboOf(s.bid_1e9, s.ask_1e9, s.bid_qty_1e8, s.ask_qty_1e8, s.crossed),
+    venues,
+    book: { bids, asks },
+    source: 'edge_nbbo',
+    updated_ms: s.updated_ms,
+  };
+}
+
+function unavailable(entry: BookEntry): QuoteResponse {
+  return {
+    symbol: entry.symbol,
+    instrument_type: entry.instrument_type,
+    nbbo: nbboOf(0, 0, 0, 0, false),
+    venues: {},
+    book: { bids: [], asks: [] },
+    source: 'unavailable',
+    updated_ms: 0,
+  };
+}
+
+function pairsToLevels(flat: number[]): { price_1e9: number; qty_1e8: number }[] {
+  const out: { price_1e9: number; qty_1e8: number }[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ price_1e9: flat[i]!, qty_1e8: flat[i + 1]! });
+  return out;
+}

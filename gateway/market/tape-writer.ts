@@ -1,0 +1,58 @@
+import type { TapeBatch } from '../../actors/edge/messages.ts';
+import { books } from '../../actors/market/directory.ts';
+import type { Logger } from '../../engine/actor.ts';
+import type { Storage } from '../../storage/index.ts';
+
+/** Tape key of a symbol: spot trades under the symbol, perpetual trades under `<symbol>:perp`. */
+export function tapeKey(symbol: string, instrumentType: 'spot' | 'perp'): string {
+  return instrumentType === 'perp' ? `${symbol}:perp` : symbol;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Receives the edges' trade batches on the gateway thread (which owns LMDB) and appends them to
+ * the tape and the minute bars; prunes raw trades past the retention in the background.
+ */
+export class TapeWriter {
+  private readonly keys = books().map((b) => tapeKey(b.symbol, b.instrument_type));
+  private pruneTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.pruneTimer = setInterval(() => {
+      this.storage.tape.prune(this.keys, Date.now()).catch((err: unknown) => this.log.error({ err }, 'tape prune failed'));
+    }, PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.pruneTimer);
+  }
+
+  onBatch(batch: TapeBatch): void {
+    if (!this.storage.isOpen) return;
+    const { symbols, numbers, trade_ids } = batch;
+    for (let i = 0; i < symbols.length; i++) {
+      const key = tapeKey(symbols[i]!, batch.instrument_type);
+      const price = numbers[i * 4]!;
+      const qty = numbers[i * 4 + 1]!;
+      const ts = numbers[i * 4 + 3]!;
+      this.storage.tape.append({
+        symbol: key,
+        ts_ms: ts,
+        price_1e9: price,
+        qty_1e8: qty,
+        side: numbers[i * 4 + 2] === 0 ? 'buy' : 'sell',
+        venue_id: batch.venue,
+        instrument_type: batch.instrument_type,
+        trade_id: trade_ids[i]!,
+      });
+      this.storage.bars.add(key, ts, price, qty);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import { Type, type Static } from 'typebox';
+import type { BookEntry } from '../../actors/market/directory.ts';
+import type { GatewayContext } from '../context.ts';
+import { Errors } from '../errors.ts';
+import type { RouteSpec } from '../http/route.ts';
+import { MAX_DEPTH } from '../../actors/book/quote-cache.ts';
+import type { QuoteResponse } from '../market/quotes.ts';
+
+const InstrumentTypeQuery = Type.Union([Type.Literal('spot'), Type.Literal('perp'), Type.Literal('prediction')], {
+  description: 'auto-detected when omitted: spot when the symbol trades spot, else perp',
+});
+
+const Pair = Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[price, size] (decimals)' });
+
+const QuoteNbboSchema = Type.Object(
+  {
+    bid: Type.Number(),
+    ask: Type.Number(),
+    mid: Type.Number({ description: '0 when the consolidated book is crossed' }),
+    spread_bps: Type.Number({ description: '0 when the consolidated book is crossed' }),
+    bid_size: Type.Number(),
+    ask_size: Type.Number(),
+    crossed: Type.Boolean(),
+  },
+  { $id: 'QuoteNbbo' },
+);
+
+const QuoteVenueSchema = Type.Object(
+  {
+    bid: Type.Number(),
+    ask: Type.Number(),
+    bid_size: Type.Number(),
+    ask_size: Type.Number(),
+    age_ms: Type.Integer({ minimum: 0, description: "ms since the venue's last tick" }),
+  },
+  { $id: 'QuoteVenue' },
+);
+
+export const QuoteResponseSchema = Type.Object(
+  {
+    symbol: Type.String(),
+    instrument_type: Type.String({ enum: ['spot', 'perp'] }),
+    nbbo: QuoteNbboSchema,
+    venues: Type.Record(Type.String(), QuoteVenueSchema),
+    book: Type.Object({ bids: Type.Array(Pair), asks: Type.Array(Pair) }),
+    source: Type.String({ enum: ['edge_nbbo', 'edge_rpc_snapshot', 'venue_public_api', 'unavailable'] }),
+    updated_ms: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'QuoteResponse' },
+);
+
+const SymbolParam = Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const SingleQuoteQuery = Type.Object({
+  depth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEPTH, default: 10 })),
+  nowait: Type.Optional(Type.Boolean({ default: false })),
+  instrument_type: Type.Optional(InstrumentTypeQuery),
+});
+
+const MultiQuoteQuery = Type.Object({
+  symbols: Type.Optional(Type.String({ description: 'comma list', maxLength: 40_000 })),
+  symbol: Type.Optional(Type.String({ description: 'alias of symbols', maxLength: 40_000 })),
+  max_age_s: Type.Optional(Type.Number({ minimum: 0, default: 300, description: 'NBBO-level age filter; 0 filters everything out' })),
+});
+
+const BatchBody = Type.Object(
+  {
+    symbols: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 2000 }),
+    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: `levels above ${MAX_DEPTH} are capped at ${MAX_DEPTH}` })),
+    nowait: Type.Optional(Type.Boolean({ default: false })),
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 256, default: 64 })),
+    instrument_type: Type.Optional(Type.Union([InstrumentTypeQuery, Type.Null()])),
+  },
+  { $id: 'QuotesBatchRequest', additionalProperties: false },
+);
+
+const BatchEntry = Type.Union([QuoteResponseSchema, Type.Object({ symbol: Type.String(), error: Type.String(), code: Type.String() })]);
+
+const tags = ['market data'];
+
+export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
+  const quotes = ctx.market.quotes;
+  const entryOr404 = (symbol: string, instrumentType?: string): BookEntry => {
+    const entry = quotes.resolve(symbol, instrumentType);
+    if (entry === undefined) throw Errors.notFound(`no quote data for ${symbol}${instrumentType ? ` (${instrumentType})` : ''}`);
+    return entry;
+  };
+  return [
+    {
+      method: 'get',
+      path: '/v1/quotes/{symbol}',
+      operationId: 'getQuote',
+      summary: 'Single-symbol quote: NBBO, per-venue quotes, merged book',
+      tags,
+      auth: 'bearer',
+      params: SymbolParam,
+      query: SingleQuoteQuery,
+      responses: { 200: { description: 'Quote', schema: QuoteResponseSchema }, 404: { description: 'Unknown symbol' } },
+      handler: (req) => {
+        const q = req.query as Static<typeof SingleQuoteQuery>;
+        const entry = entryOr404(req.params['symbol']!, q.instrument_type);
+        const depth = q.depth ?? 10;
+        // The hot path answers synchronously from shared memory; only a cold symbol awaits.
+        const hot = quotes.hot(entry, depth);
+        if (hot !== undefined) return { status: 200, body: hot };
+        return quotes.quote(entry, depth, q.nowait ?? false).then((body) => ({ status: 200, body }));
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/quotes',
+      operationId: 'listQuotes',
+      summary: 'NBBO and per-venue quotes for several symbols, filtered by NBBO age',
+      tags,
+      auth: 'bearer',
+      query: MultiQuoteQuery,
+      responses: {
+        200: {
+          description: 'Quotes younger than max_age_s',
+          schema: Type.Object({
+            quotes: Type.Array(Type.Object({ symbol: Type.String(), nbbo: QuoteNbboSchema, venues: Type.Record(Type.String(), QuoteVenueSchema) })),
+          }),
+        },
+      },
+      handler: (req) => {
+        const q = req.query as Static<typeof MultiQuoteQuery>;
+        const list = (q.symbols ?? q.symbol ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+        if (list.length === 0) throw Errors.validation([{ field: 'symbols', message: 'at least one symbol is required' }]);
+        if (list.length > 2000) throw Errors.validation([{ field: 'symbols', message: 'at most 2000 symbols' }]);
+        const maxAgeMs = (q.max_age_s ?? 300) * 1000;
+        const now = Date.now();
+        const out: Pick<QuoteResponse, 'symbol' | 'nbbo' | 'venues'>[] = [];
+        for (const symbol of list) {
+          const entry = quotes.resolve(symbol);
+          const quote = entry === undefined ? undefined : quotes.cached(entry, 1);
+          if (quote === undefined || !(now - quote.updated_ms < maxAgeMs)) continue;
+          out.push({ symbol: quote.symbol, nbbo: quote.nbbo, venues: quote.venues });
+        }
+        return { status: 200, body: { quotes: out } };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/quotes_batch',
+      operationId: 'quotesBatch',
+      summary: 'Quotes for up to 2000 symbols; per-symbol failures are entries, not errors',
+      tags,
+      auth: 'bearer',
+      body: BatchBody,
+      responses: {
+        200: {
+          description: 'One entry per requested symbol, in order',
+          schema: Type.Object({ quotes: Type.Array(BatchEntry), count: Type.Integer(), elapsed_ms: Type.Integer() }),
+        },
+      },
+      handler: async (req) => {
+        const started = performance.now();
+        const body = req.body as Static<typeof BatchBody>;
+        const depth = Math.min(body.depth ?? 10, MAX_DEPTH);
+        const nowait = body.nowait ?? false;
+        const type = body.instrument_type ?? undefined;
+        const results: unknown[] = new Array(body.symbols.length);
+        let next = 0;
+        const worker = async () => {
+          while (next < body.symbols.length) {
+            const i = next++;
+            const symbol = body.symbols[i]!;
+            const entry = quotes.resolve(symbol, type);
+            if (entry === undefined) {
+              results[i] = { symbol, error: `no quote data for ${symbol}`, code: 'NOT_FOUND' };
+              continue;
+            }
+            try {
+              results[i] = await quotes.quote(entry, depth, nowait);
+            } catch (err) {
+              results[i] = { symbol, error: (err as Error).message, code: 'UNAVAILABLE' };
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(body.concurrency ?? 64, body.symbols.length) }, worker));
+        return {
+          status: 200,
+          body: { quotes: results, count: results.length, elapsed_ms: Math.round(performance.now() - started) },
+        };
+      },
+    },
+  ];
+}

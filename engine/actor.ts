@@ -6,11 +6,14 @@
  *   onMessage(message, ctx, endOfBatch) per message; the return value (or resolved promise)
  *                                       is the reply when the sender used `ask`; flush batched
  *                                       I/O when `endOfBatch` is true
+ *   onBatchEnd(ctx)                     once per drained batch, for every actor that received a
+ *                                       message in it: the place to publish or flush once
  *   onStop(ctx)                         at shutdown, and before a restart after a throw
  */
 export interface Actor<M = unknown> {
   onStart?(ctx: ActorContext): void;
   onMessage(message: M, ctx: ActorContext, endOfBatch: boolean): unknown;
+  onBatchEnd?(ctx: ActorContext): void;
   onStop?(ctx: ActorContext): void;
 }
 

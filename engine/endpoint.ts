@@ -34,6 +34,8 @@ interface ActorCell {
   actor: Actor<unknown>;
   readonly ctx: CellContext;
   restarts: number;
+  /** In the current batch's touched list. */
+  touched: boolean;
 }
 
 interface Deferred {
@@ -59,6 +61,8 @@ export class Endpoint {
   private readonly pending = new Map<number, PendingAsk>();
   private readonly cells = new Map<string, ActorCell>();
   private readonly deferred: Deferred[] = [];
+  /** Actors with an onBatchEnd that received a message in the batch being drained. */
+  private readonly touched: ActorCell[] = [];
   private readonly scheduler: Scheduler;
   private readonly registry: ActorRegistry;
   private readonly defaultAskTimeoutMs: number;
@@ -139,7 +143,23 @@ export class Endpoint {
   /** Drains the mailbox (up to `budget` frames per inbound ring) and retries deferred replies. */
   poll(budget: number): number {
     if (this.deferred.length > 0) this.flushDeferred();
-    return this.mailbox.poll(budget);
+    const handled = this.mailbox.poll(budget);
+    if (this.touched.length > 0) this.endBatch();
+    return handled;
+  }
+
+  private endBatch(): void {
+    const touched = this.touched;
+    for (let i = 0; i < touched.length; i++) {
+      const cell = touched[i]!;
+      cell.touched = false;
+      try {
+        cell.actor.onBatchEnd?.(cell.ctx);
+      } catch (err) {
+        this.onActorFailure(cell, { t: 'BatchEnd' }, err, 0, 0);
+      }
+    }
+    touched.length = 0;
   }
 
   get pendingAsks(): number {
@@ -252,6 +272,10 @@ export class Endpoint {
       }
       return;
     }
+    if (!cell.touched && cell.actor.onBatchEnd !== undefined) {
+      cell.touched = true;
+      this.touched.push(cell);
+    }
     let result: unknown;
     try {
       result = cell.actor.onMessage(message, cell.ctx, endOfBatch);
@@ -309,7 +333,7 @@ export class Endpoint {
     const actor = this.createActor(key);
     if (actor === undefined) return undefined;
     const ctx = new CellContext(this, key, this.scheduler, this.log);
-    cell = { key, actor, ctx, restarts: 0 };
+    cell = { key, actor, ctx, restarts: 0, touched: false };
     ctx.cell = cell;
     this.cells.set(key, cell);
     this.startCell(cell);

@@ -86,7 +86,12 @@ export interface FaultRates {
 export interface MarketParams {
   /** One-way latency to the venue (ms); LPs quote the latent price this much in the past. */
   latency_ms: number;
-  /** Typical inside spread on BTC (full spread, bps); other symbols widen by 1/sqrt(liquidity). */
+  /**
+   * Typical inside spread on BTC (full spread, bps); other symbols widen by 1/sqrt(liquidity).
+   * Wider than the real one-tick BTC books on purpose: every venue quotes one shared latent
+   * price with its own lag, and with one-tick spreads the consolidated book would be crossed
+   * a large share of the time instead of occasionally (docs/simulation.md, "Calibration").
+   */
   spread_bps: number;
   /** Visible depth per side on BTC (USD, all LPs and levels). */
   depth_usd: number;

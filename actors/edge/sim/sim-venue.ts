@@ -41,7 +41,7 @@ export interface TradeEvent {
   qty_1e8: number;
   taker_side: Side;
   ts_ns: number;
-  /** Venue trade id, unique per (edge, symbol), increasing. */
+  /** Venue trade id `<start ms>-<n>`, n = 1, 2, ... per (edge, symbol): unique across restarts. */
   trade_id: string;
 }
 
@@ -131,7 +131,6 @@ const MIN_GAP_NS = 1_000;
 /** Per-symbol state; all per-order bookkeeping lives in typed arrays indexed by LP slot. */
 class SymbolSim {
   readonly symbol: string;
-  readonly index: number;
   readonly listing: ListingSpec;
   readonly rules: MatchingRules;
   readonly matcher: Matcher;
@@ -161,19 +160,19 @@ class SymbolSim {
   readonly staleUntil: Float64Array; // per lp
   orderSeq = 1;
   tradeSeq = 0;
+  /** `<start ms>-`: trade ids stay unique across restarts of the simulator. */
+  tradePrefix = '';
 
   constructor(
-    venue: SimVenue,
+    listenerFor: (s: SymbolSim) => MatchListener,
     edge: EdgeSpec,
     listing: ListingSpec,
-    index: number,
     model: LatentPriceModel,
     seed: number,
     createMatcher: MatcherFactory,
   ) {
     const m = edge.market;
     this.symbol = listing.symbol;
-    this.index = index;
     this.listing = listing;
     this.rules = listing.rules;
     this.subscribed = listing.subscribed;
@@ -205,11 +204,7 @@ class SymbolSim {
     this.staleUntil = new Float64Array(m.lp_count);
     for (let i = 0; i < m.lp_count; i++) this.lpHalf[i] = this.halfSpread * (1 + 0.6 * i);
 
-    const listener: MatchListener = {
-      onFill: (f) => venue.onFill(this, f),
-      onLevel: (side, price, total) => venue.onLevel(this, side, price, total),
-    };
-    this.matcher = createMatcher(listing.rules, listener);
+    this.matcher = createMatcher(listing.rules, listenerFor(this));
   }
 }
 
@@ -262,7 +257,13 @@ export class SimVenue {
     this.lpCount = edge.market.lp_count;
     this.startNs = options.start_ns;
     const createMatcher = options.matcher ?? ((rules, listener) => new OrderBook(rules, listener));
-    this.syms = edge.listings.map((l, i) => new SymbolSim(this, edge, l, i, model, this.seed, createMatcher));
+    // One listener per symbol, made once: the matcher's callbacks reach this venue's private
+    // handlers with the symbol already bound, so no event allocates a closure.
+    const listenerFor = (s: SymbolSim): MatchListener => ({
+      onFill: (f) => this.onFill(s, f),
+      onLevel: (side, price, total) => this.onLevel(s, side, price, total),
+    });
+    this.syms = edge.listings.map((l) => new SymbolSim(listenerFor, edge, l, model, this.seed, createMatcher));
     for (const s of this.syms) {
       if (s.u < 0 || s.q < 0) throw new RangeError(`${edge.edge_id}: no latent price for ${s.symbol}`);
       this.bySymbol.set(s.symbol, s);
@@ -459,16 +460,15 @@ export class SimVenue {
   // Matcher callbacks
   // -------------------------------------------------------------------------------------------
 
-  /** @internal from the symbol's MatchListener. */
-  onLevel(s: SymbolSim, side: Side, price_1e9: number, total_qty_1e8: number): void {
+  private onLevel(s: SymbolSim, side: Side, price_1e9: number, total_qty_1e8: number): void {
     if (this.silent || !s.subscribed || !this.faults!.connected) return;
     this.counters.levels++;
     this.counters.last_event_ns = this.now;
     this.sink.onLevel(s.symbol, side, price_1e9, total_qty_1e8, this.now);
   }
 
-  /** @internal from the symbol's MatchListener. The FillEvent is the matcher's, reused. */
-  onFill(s: SymbolSim, f: FillEvent): void {
+  /** The FillEvent is the matcher's, reused by its next fill: read it here only. */
+  private onFill(s: SymbolSim, f: FillEvent): void {
     const id = f.maker_id;
     const slot = id % SLOT_SPACE;
     if (slot < s.ids.length && s.ids[slot] === id) {
@@ -485,7 +485,7 @@ export class SimVenue {
     t.qty_1e8 = f.qty_1e8;
     t.taker_side = f.taker_side;
     t.ts_ns = this.now;
-    t.trade_id = String(s.tradeSeq);
+    t.trade_id = s.tradePrefix + s.tradeSeq;
     this.counters.trades++;
     this.counters.last_event_ns = this.now;
     this.sink.onTrade(t);
@@ -501,7 +501,9 @@ export class SimVenue {
     this.now = t0;
     this.faults = new FaultSchedule(this.edge.faults, seedFrom(this.seed, this.edge.edge_id), t0);
     this.silent = true;
+    const prefix = `${Math.floor(t0 / NS_PER_MS)}-`;
     for (const s of this.syms) {
+      s.tradePrefix = prefix;
       const ref = this.venueRef(s, t0 - this.latencyNs);
       for (let i = 0; i < this.lpCount; i++) {
         s.gap[i] = this.gapFor(s, i, ref);

@@ -7,6 +7,9 @@ import { writeResult, type BenchResult } from './lib/results.ts';
 const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = {
   ring: () => import('./ring.bench.ts'),
   gateway: () => import('./gateway.bench.ts'),
+  matching: () => import('./matching.bench.ts'),
+  quotes: () => import('./quotes.bench.ts'),
+  consolidation: () => import('./consolidation.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

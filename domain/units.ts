@@ -23,6 +23,15 @@ export function qtyToDecimal(qty1e8: number): number {
   return qty1e8 / QTY_SCALE;
 }
 
+/**
+ * Wall-clock nanoseconds with sub-millisecond resolution (monotonic clock anchored at the
+ * thread's time origin), for latency stamps compared across threads and processes. Beyond 2^53
+ * a double rounds to 256 ns, which is below what it is used to measure.
+ */
+export function wallClockNs(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1_000_000);
+}
+
 /** Integer nanoseconds since the epoch for "now"; ms resolution is what the clock gives. */
 export function nowNs(): number {
   return Date.now() * 1_000_000;

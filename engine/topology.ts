@@ -76,7 +76,7 @@ export class Topology {
     if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError('workers must be >= 1');
     this.options = {
       ringCapacity: DEFAULT_RING_CAPACITY,
-      spinPolls: 2_000,
+      spinPolls: 256,
       parkMaxMs: 50,
       shared: {},
       settings: {},

@@ -46,6 +46,8 @@ class BookActor implements Actor<BookMessage> {
   private publishedBookHash = 0;
   /** Bit i set: venue i changed in this batch. */
   private dirtyVenues = 0;
+  /** Latest edge hand-off stamp of the batch, carried to the frames for latency measurement. */
+  private edgeTsNs = 0;
 
   constructor(private readonly entry: BookEntry) {
     this.book = new ConsolidatedBook(entry.venues);
@@ -76,6 +78,7 @@ class BookActor implements Actor<BookMessage> {
           this.book.applyLevel(venue, levels[i] as Side, levels[i + 1]!, levels[i + 2]!, message.ts_ns);
         }
         this.dirtyVenues |= 1 << venue;
+        if (message.edge_ts_ns > this.edgeTsNs) this.edgeTsNs = message.edge_ts_ns;
         return undefined;
       }
       case 'Snapshot': {
@@ -107,7 +110,7 @@ class BookActor implements Actor<BookMessage> {
     this.writer?.write(this.snapshot);
     if (book.nbboVersion !== this.publishedNbboVersion && this.listening(InterestKind.PRICES)) {
       this.publishedNbboVersion = book.nbboVersion;
-      ctx.publish(this.pricesTopic, pricesFrame(nbbo));
+      ctx.publish(this.pricesTopic, pricesFrame(nbbo, this.edgeTsNs));
     }
     if (this.listening(InterestKind.BOOK)) this.publishBook(ctx, nbbo);
     if (this.dirtyVenues !== 0 && this.underlying !== undefined) this.contribute(ctx);
@@ -159,6 +162,7 @@ class BookActor implements Actor<BookMessage> {
       bids: pairs(s.bidPrices, s.bidQtys, bids),
       asks: pairs(s.askPrices, s.askQtys, asks),
       ts_ns: nbbo.updated_ns,
+      edge_ts_ns: this.edgeTsNs,
     };
     ctx.publish(this.bookTopic, frame);
   }
@@ -225,7 +229,7 @@ class BookActor implements Actor<BookMessage> {
 }
 
 /** The spec's `prices:<symbol>` data: decimals; mid and spread zeroed when crossed. */
-export function pricesFrame(nbbo: Nbbo): Record<string, number> {
+export function pricesFrame(nbbo: Nbbo, edgeTsNs: number): Record<string, number> {
   const usable = nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0 && !nbbo.crossed;
   const mid = usable ? (nbbo.bid_1e9 + nbbo.ask_1e9) / 2 : 0;
   return {
@@ -236,6 +240,7 @@ export function pricesFrame(nbbo: Nbbo): Record<string, number> {
     ask_sz: qtyToDecimal(nbbo.ask_qty_1e8),
     spread_bps: usable ? Math.round((((nbbo.ask_1e9 - nbbo.bid_1e9) * BPS) / mid) * 100) / 100 : 0,
     ts_ns: nbbo.updated_ns,
+    edge_ts_ns: edgeTsNs,
   };
 }
 

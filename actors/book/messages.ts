@@ -4,7 +4,8 @@
  * for deltas, `[price_1e9, qty_1e8, ...]` best first for snapshots.
  */
 export type BookMessage =
-  | { t: 'Levels'; venue: string; ts_ns: number; levels: number[] }
+  /** `edge_ts_ns`: when the edge handed the batch to the engine (latency stamp, wall clock). */
+  | { t: 'Levels'; venue: string; ts_ns: number; edge_ts_ns: number; levels: number[] }
   | { t: 'Snapshot'; venue: string; ts_ns: number; bids: number[]; asks: number[] }
   | { t: 'VenueDown'; venue: string; ts_ns: number }
   | { t: 'Get'; depth: number };

@@ -1,5 +1,6 @@
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { Side } from '../../domain/market.ts';
+import { wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
 import { bookKey, type BookType } from '../market/directory.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
@@ -7,8 +8,8 @@ import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
 import { TAPE_TOPIC, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type TapeBatch } from './messages.ts';
 
-/** How often the simulated venue is advanced to the wall clock. */
-export const ADVANCE_MS = 5;
+/** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
+export const ADVANCE_MS = 10;
 /** Levels in a snapshot sent to a book actor on (re)connect. */
 const SNAPSHOT_DEPTH = 50;
 const NS_PER_MS = 1_000_000;
@@ -126,9 +127,10 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const ctx = this.ctx!;
     if (this.pending.size > 0) {
       this.lastSeenMs = Math.floor(this.latestTs / NS_PER_MS);
+      const edge_ts_ns = wallClockNs();
       for (const [symbol, levels] of this.pending) {
         if (levels.length === 0) continue;
-        ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, levels } satisfies BookMessage);
+        ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, edge_ts_ns, levels } satisfies BookMessage);
       }
       this.pending.clear();
     }

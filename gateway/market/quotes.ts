@@ -83,6 +83,19 @@ export class QuoteService {
     return this.reader.read(entry.slot, 0, this.snapshot) ? this.snapshot.updated_ms : undefined;
   }
 
+  /**
+   * The hot path of `GET /v1/quotes/{symbol}`: a fresh cache hit serialised straight from the
+   * shared-memory copy to JSON text, without building the response object graph first.
+   */
+  hotJson(entry: BookEntry, depth: number): string | undefined {
+    const s = this.snapshot;
+    if (!this.reader.read(entry.slot, Math.min(depth, MAX_DEPTH), s)) return undefined;
+    const now = Date.now();
+    if (now - s.updated_ms >= STALE_AFTER_MS) return undefined;
+    this.warm(entry);
+    return quoteJson(entry, s, now, 'edge_nbbo');
+  }
+
   /** A live, fresh cache hit (source `edge_nbbo`), or undefined: the synchronous hot path. */
   hot(entry: BookEntry, depth: number): QuoteResponse | undefined {
     const quote = this.cached(entry, depth);
@@ -168,7 +181,7 @@ export function nbboOf(bid_1e9: number, ask_1e9: number, bid_qty: number, ask_qt
   };
 }
 
-function fromSnapshot(entry: BookEntry, s: QuoteSnapshot, nowMs: number): QuoteResponse {
+export function fromSnapshot(entry: BookEntry, s: QuoteSnapshot, nowMs: number): QuoteResponse {
   const venues: Record<string, QuoteVenue> = {};
   for (let i = 0; i < s.venueCount; i++) {
     const v = s.venues[i]!;
@@ -194,6 +207,28 @@ function fromSnapshot(entry: BookEntry, s: QuoteSnapshot, nowMs: number): QuoteR
     source: 'edge_nbbo',
     updated_ms: s.updated_ms,
   };
+}
+
+/** `fromSnapshot` as JSON text; field for field the same document (a unit test holds them equal). */
+export function quoteJson(entry: BookEntry, s: QuoteSnapshot, nowMs: number, source: QuoteSource): string {
+  const n = nbboOf(s.bid_1e9, s.ask_1e9, s.bid_qty_1e8, s.ask_qty_1e8, s.crossed);
+  let out =
+    `{"symbol":"${entry.symbol}","instrument_type":"${entry.instrument_type}","nbbo":{"bid":${n.bid},"ask":${n.ask},` +
+    `"mid":${n.mid},"spread_bps":${n.spread_bps},"bid_size":${n.bid_size},"ask_size":${n.ask_size},"crossed":${n.crossed}},"venues":{`;
+  let first = true;
+  for (let i = 0; i < s.venueCount; i++) {
+    const v = s.venues[i]!;
+    if (v.bid_1e9 === 0 && v.ask_1e9 === 0) continue;
+    out +=
+      `${first ? '' : ','}"${entry.venues[v.venue]}":{"bid":${priceToDecimal(v.bid_1e9)},"ask":${priceToDecimal(v.ask_1e9)},` +
+      `"bid_size":${qtyToDecimal(v.bid_qty_1e8)},"ask_size":${qtyToDecimal(v.ask_qty_1e8)},"age_ms":${Math.max(0, nowMs - v.last_tick_ms)}}`;
+    first = false;
+  }
+  out += '},"book":{"bids":[';
+  for (let i = 0; i < s.bidCount; i++) out += `${i === 0 ? '' : ','}[${priceToDecimal(s.bidPrices[i]!)},${qtyToDecimal(s.bidQtys[i]!)}]`;
+  out += '],"asks":[';
+  for (let i = 0; i < s.askCount; i++) out += `${i === 0 ? '' : ','}[${priceToDecimal(s.askPrices[i]!)},${qtyToDecimal(s.askQtys[i]!)}]`;
+  return `${out}]},"source":"${source}","updated_ms":${s.updated_ms}}`;
 }
 
 function unavailable(entry: BookEntry): QuoteResponse {

@@ -101,8 +101,8 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
         const entry = entryOr404(req.params['symbol']!, q.instrument_type);
         const depth = q.depth ?? 10;
         // The hot path answers synchronously from shared memory; only a cold symbol awaits.
-        const hot = quotes.hot(entry, depth);
-        if (hot !== undefined) return { status: 200, body: hot };
+        const json = quotes.hotJson(entry, depth);
+        if (json !== undefined) return { status: 200, body: undefined, json };
         return quotes.quote(entry, depth, q.nowait ?? false).then((body) => ({ status: 200, body }));
       },
     },

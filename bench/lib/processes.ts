@@ -1,0 +1,94 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  /** A live API key of a client at a rate limit the benchmark never reaches. */
+  apiKey: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service in its own process (`node --import tsx main.ts`) on an ephemeral loopback
+ * port, with a fresh data directory and one benchmark client created by the admin CLI. Its log
+ * goes to a file, as in production, not to a pipe this process would have to drain.
+ */
+export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'seq-bench-'));
+  const fullEnv = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', WORKERS: '1', ...env };
+  const created = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/admin.ts', 'create-client', 'bench', '--tier', 'enterprise', '--qps', '1000000'],
+    { cwd: ROOT, env: fullEnv, encoding: 'utf8' },
+  );
+  const apiKey = /live key\s+\([^)]*\):\s+(\S+)/.exec(created)?.[1];
+  if (apiKey === undefined) throw new Error(`admin CLI printed no key:\n${created}`);
+  const logPath = join(dataDir, 'service.log');
+  const logFd = openSync(logPath, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', logFd, 'inherit'] });
+  closeSync(logFd);
+  const port = Number((await waitForFileLine(logPath, /Listening on http:\/\/[^:]+:(\d+)/, 30_000))[1]);
+  return {
+    child,
+    port,
+    apiKey,
+    dataDir,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small server script in its own process; resolves with the port it prints as PORT=<n>. */
+export async function startScript(source: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['-e', source], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = Number((await waitForLine(child, /PORT=(\d+)/, 10_000))[1]);
+  return { child, port };
+}
+
+export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}: ${seen}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+  });
+}
+
+export async function waitForFileLine(path: string, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = pattern.exec(readFileSync(path, 'utf8'));
+    if (match) return match;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${pattern} in ${path}`);
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   gateway: () => import('./gateway.bench.ts'),
   matching: () => import('./matching.bench.ts'),
   quotes: () => import('./quotes.bench.ts'),
+  fanout: () => import('./fanout.bench.ts'),
   consolidation: () => import('./consolidation.bench.ts'),
 };
 

@@ -43,6 +43,8 @@ class BookActor implements Actor<BookMessage> {
   private interest: Int32Array | undefined;
   private flushedVersion = -1;
   private publishedNbboVersion = -1;
+  /** Last published NBBO: bid, ask, bid qty, ask qty, crossed. */
+  private readonly publishedNbbo = new Float64Array(5).fill(-1);
   private publishedBookHash = 0;
   /** Bit i set: venue i changed in this batch. */
   private dirtyVenues = 0;
@@ -110,11 +112,27 @@ class BookActor implements Actor<BookMessage> {
     this.writer?.write(this.snapshot);
     if (book.nbboVersion !== this.publishedNbboVersion && this.listening(InterestKind.PRICES)) {
       this.publishedNbboVersion = book.nbboVersion;
-      ctx.publish(this.pricesTopic, pricesFrame(nbbo, this.edgeTsNs));
+      // The version moves on every intermediate change; a batch that ends where it began
+      // (a level removed and re-added) is not a change for the channel.
+      if (this.nbboChanged(nbbo)) ctx.publish(this.pricesTopic, pricesFrame(nbbo, this.edgeTsNs));
     }
     if (this.listening(InterestKind.BOOK)) this.publishBook(ctx, nbbo);
     if (this.dirtyVenues !== 0 && this.underlying !== undefined) this.contribute(ctx);
     this.dirtyVenues = 0;
+  }
+
+  private nbboChanged(nbbo: Nbbo): boolean {
+    const p = this.publishedNbbo;
+    const crossed = nbbo.crossed ? 1 : 0;
+    if (p[0] === nbbo.bid_1e9 && p[1] === nbbo.ask_1e9 && p[2] === nbbo.bid_qty_1e8 && p[3] === nbbo.ask_qty_1e8 && p[4] === crossed) {
+      return false;
+    }
+    p[0] = nbbo.bid_1e9;
+    p[1] = nbbo.ask_1e9;
+    p[2] = nbbo.bid_qty_1e8;
+    p[3] = nbbo.ask_qty_1e8;
+    p[4] = crossed;
+    return true;
   }
 
   private listening(kind: 0 | 1): boolean {

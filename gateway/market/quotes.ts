@@ -107,8 +107,9 @@ export class QuoteService {
   async quote(entry: BookEntry, depth: number, nowait: boolean): Promise<QuoteResponse> {
     const fresh = this.hot(entry, depth);
     if (fresh !== undefined) return fresh;
-    this.warm(entry);
+    // Read before starting subscriptions, so `nowait` reports the state it found.
     const hot = this.cached(entry, depth);
+    this.warm(entry);
     if (nowait) return hot ?? unavailable(entry);
     const cold = await this.snapshotQuote(entry, depth);
     return cold ?? hot ?? unavailable(entry);

@@ -145,14 +145,15 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       responses: { 200: { description: 'Feed health' } },
       handler: async () => {
-        const now = Date.now();
         const [statuses, workers] = await Promise.all([edgeStatuses(ctx), ctx.topology.stats()]);
+        // After the awaits: books and edges read below may have ticked while we waited.
+        const now = Date.now();
         const symbols = books().map((b) => {
           const quote = ctx.market.quotes.cached(b, 1);
           return {
             symbol: b.symbol,
             instrument_type: b.instrument_type,
-            age_ms: quote === undefined ? null : now - quote.updated_ms,
+            age_ms: quote === undefined ? null : Math.max(0, now - quote.updated_ms),
             venues_expected: b.venues.length,
             venues_quoting: quote === undefined ? 0 : Object.keys(quote.venues).length,
             crossed: quote?.nbbo.crossed ?? false,
@@ -170,7 +171,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
               mailbox_pending_bytes: w?.mailbox_pending_bytes ?? null,
               actors: w?.actors ?? null,
             })),
-            venues: statuses.map((s) => ({ edge_id: s.edge_id, connected: s.connected, last_seen_age_ms: s.last_seen_ms === 0 ? null : now - s.last_seen_ms, symbol_count: s.symbol_count })),
+            venues: statuses.map((s) => ({ edge_id: s.edge_id, connected: s.connected, last_seen_age_ms: s.last_seen_ms === 0 ? null : Math.max(0, now - s.last_seen_ms), symbol_count: s.symbol_count })),
             tape: ctx.storage.tape.stats(),
             reconciliation: { state: 'not_applicable', note: 'no venue accounts in the market-data service yet' },
           },

@@ -132,6 +132,12 @@ export class QuoteCacheReader {
     this.seq = new Int32Array(cache);
   }
 
+  /** The slot's book version (a single word: no seqlock needed to compare), -1 if never written. */
+  version(slot: number): number {
+    const base = slot * SLOT_WORDS;
+    return this.words[base + 11] === 1 ? this.words[base + 1]! : -1;
+  }
+
   /**
    * Copies slot `slot` into `out`, levels up to `depth`. Returns false when the slot was never
    * written or a consistent copy could not be taken in a few tries (a writer mid-update is

@@ -55,6 +55,11 @@ export class QuoteService {
   private readonly snapshot = new QuoteSnapshot();
   /** Books whose every feeding edge has been asked to subscribe (from the catalog at start). */
   private readonly warmed = new Set<string>();
+  /**
+   * The last hot answer per slot: identical book version, depth and millisecond give identical
+   * JSON (`age_ms` has ms resolution), so a busy symbol is serialised once per change or ms.
+   */
+  private readonly lastJson: ({ version: number; depth: number; ms: number; json: string } | undefined)[] = [];
 
   constructor(
     memory: MarketMemory,
@@ -88,12 +93,18 @@ export class QuoteService {
    * shared-memory copy to JSON text, without building the response object graph first.
    */
   hotJson(entry: BookEntry, depth: number): string | undefined {
+    const now = Date.now();
+    const last = this.lastJson[entry.slot];
+    if (last !== undefined && last.ms === now && last.depth === depth && last.version === this.reader.version(entry.slot)) {
+      return last.json;
+    }
     const s = this.snapshot;
     if (!this.reader.read(entry.slot, Math.min(depth, MAX_DEPTH), s)) return undefined;
-    const now = Date.now();
     if (now - s.updated_ms >= STALE_AFTER_MS) return undefined;
     this.warm(entry);
-    return quoteJson(entry, s, now, 'edge_nbbo');
+    const json = quoteJson(entry, s, now, 'edge_nbbo');
+    this.lastJson[entry.slot] = { version: s.version, depth, ms: now, json };
+    return json;
   }
 
   /** A live, fresh cache hit (source `edge_nbbo`), or undefined: the synchronous hot path. */

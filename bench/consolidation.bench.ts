@@ -26,10 +26,10 @@
  * 20 % removals of existing levels near the top, plus the removals a move of the mid forces
  * (levels it crossed). Target (issue 3): (a) >= 2,000,000 updates/s.
  */
-import { pathToFileURL } from 'node:url';
 import { ConsolidatedBook, type Nbbo } from '../actors/book/consolidated-book.ts';
 import { Side, type Level } from '../domain/market.ts';
-import { target, writeResult, type BenchResult } from './lib/results.ts';
+import { target, runIfMain, type BenchResult } from './lib/results.ts';
+import { mulberry32 } from '../actors/edge/sim/rng.ts';
 
 const VENUES = 10;
 const EVENTS = 2_000_000;
@@ -54,19 +54,9 @@ interface Stream {
   length: number;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generate(events: number, seed: number): Stream {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const capacity = events + events; // forced removals come on top of the drawn deltas
   const s: Stream = {
     venue: new Uint8Array(capacity),
@@ -357,10 +347,4 @@ export async function run(): Promise<BenchResult> {
   };
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const started = performance.now();
-  const result = await run();
-  const path = writeResult(result);
-  console.log(JSON.stringify({ metrics: result.metrics, ratios: result.ratios, targets: result.targets }, null, 2));
-  console.log(`wrote ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
+await runIfMain(import.meta.url, run);

@@ -17,7 +17,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ROOT, startScript, startServiceProcess, stopChild, waitForLine } from './lib/processes.ts';
-import { target, writeResult, type BenchResult } from './lib/results.ts';
+import { target, runIfMain, type BenchResult } from './lib/results.ts';
 
 const CHANNEL = process.env['BENCH_FANOUT_CHANNEL'] ?? 'prices:BTC-USDT';
 const CLIENTS = Number(process.env['BENCH_FANOUT_CLIENTS'] ?? 1000);
@@ -121,8 +121,4 @@ export async function run(): Promise<BenchResult> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  console.log(JSON.stringify(result, null, 2));
-  console.log('wrote', writeResult(result));
-}
+await runIfMain(import.meta.url, run);

@@ -14,7 +14,7 @@
  * p99 < 5 ms at 50 connections.
  */
 import { median, startScript, startServiceProcess, stopChild } from './lib/processes.ts';
-import { target, writeResult, type BenchResult } from './lib/results.ts';
+import { target, runIfMain, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 
 const DURATION_S = Number(process.env['BENCH_GATEWAY_SECONDS'] ?? 5);
@@ -105,8 +105,4 @@ export async function run(): Promise<BenchResult> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  console.log(JSON.stringify(result, null, 2));
-  console.log('wrote', writeResult(result));
-}
+await runIfMain(import.meta.url, run);

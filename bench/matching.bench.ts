@@ -27,12 +27,12 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { pathToFileURL } from 'node:url';
 import { Side } from '../domain/market.ts';
 import type { OrderBook } from '../actors/edge/sim/order-book.ts';
 import { FillLog, OursEngine, PEERS, PeerEngine, preparePeerIds, sameL2, type BenchEngine, type L2 } from './lib/matching-engines.ts';
-import { generateStream, Op, prefix, rng, type GeneratedStream, type OrderStream } from './lib/order-stream.ts';
-import { percentile, target, writeResult, type BenchResult } from './lib/results.ts';
+import { mulberry32 } from '../actors/edge/sim/rng.ts';
+import { generateStream, Op, prefix, type GeneratedStream, type OrderStream } from './lib/order-stream.ts';
+import { percentile, target, runIfMain, type BenchResult } from './lib/results.ts';
 
 const SEED = 20_240_601;
 const STEADY_DEPTH = 5_000;
@@ -225,7 +225,7 @@ function timerOverhead(): Latency & { minDeltaNs: number } {
 
 /** Cancels of random resting orders in back-to-back batches, one clock read per batch. */
 function batchCancelMeans(book: OrderBook, count: number, batch: number, seed: number): { median: number; max: number } {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const ids = [...book.snapshotOrders(Side.BID), ...book.snapshotOrders(Side.ASK)].map((o) => o.id);
   for (let i = ids.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -352,10 +352,4 @@ export async function run(): Promise<BenchResult> {
   };
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const started = performance.now();
-  const result = await run();
-  const path = writeResult(result);
-  console.log(JSON.stringify({ metrics: result.metrics, ratios: result.ratios, targets: result.targets }, null, 2));
-  console.log(`wrote ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
+await runIfMain(import.meta.url, run);

@@ -12,7 +12,7 @@
  * writes as it would in production. Target: quotes >= 0.7x the baseline's requests/s.
  */
 import { median, startServiceProcess } from './lib/processes.ts';
-import { target, writeResult, type BenchResult } from './lib/results.ts';
+import { target, runIfMain, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 
 const DURATION_S = Number(process.env['BENCH_QUOTES_SECONDS'] ?? 5);
@@ -70,8 +70,4 @@ export async function run(): Promise<BenchResult> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  console.log(JSON.stringify(result, null, 2));
-  console.log('wrote', writeResult(result));
-}
+await runIfMain(import.meta.url, run);

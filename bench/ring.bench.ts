@@ -24,9 +24,8 @@
  */
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
 import { createControl, createRing } from '../engine/ring/spsc-ring.ts';
-import { percentile, target, writeResult, type BenchResult } from './lib/results.ts';
+import { percentile, target, runIfMain, type BenchResult } from './lib/results.ts';
 import type { BenchJob, BenchReport, IdleMode, OrchestratorMessage } from './lib/ring-bench-jobs.ts';
 
 const BOOT = new URL('./lib/ring-bench-boot.mjs', import.meta.url);
@@ -316,10 +315,4 @@ export async function run(): Promise<BenchResult> {
   };
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const started = performance.now();
-  const result = await run();
-  const path = writeResult(result);
-  console.log(JSON.stringify({ metrics: result.metrics, ratios: result.ratios, targets: result.targets }, null, 2));
-  console.log(`wrote ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
+await runIfMain(import.meta.url, run);

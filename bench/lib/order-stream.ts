@@ -27,6 +27,7 @@
 import { Side } from '../../domain/market.ts';
 import { OrderBook } from '../../actors/edge/sim/order-book.ts';
 import type { FillEvent, MatchingRules } from '../../actors/edge/sim/matcher.ts';
+import { mulberry32 } from '../../actors/edge/sim/rng.ts';
 
 export const Op = { LIMIT: 0, MARKET: 1, CANCEL: 2 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
@@ -77,17 +78,6 @@ export interface GeneratedStream {
   };
 }
 
-/** mulberry32: tiny, fast, good enough for workloads; deterministic for a seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function allocStream(capacity: number): OrderStream {
   return {
@@ -114,7 +104,7 @@ export function prefix(stream: OrderStream, n: number): OrderStream {
 }
 
 export function generateStream(spec: StreamSpec): GeneratedStream {
-  const random = rng(spec.seed);
+  const random = mulberry32(spec.seed);
   // Resting ids with O(1) removal of any of them: a dense array plus id -> index.
   let live = new Float64Array(1024);
   let liveCount = 0;

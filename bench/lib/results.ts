@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
 
@@ -38,4 +38,17 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 export function target(value: number, threshold: number, rule: '>=' | '<='): { value: number; met: boolean; rule: string } {
   return { value, met: rule === '>=' ? value >= threshold : value <= threshold, rule: `${rule} ${threshold}` };
+}
+
+/**
+ * Lets a benchmark file run on its own (`node --import tsx bench/x.bench.ts`): when `moduleUrl`
+ * is the entry point, runs it, writes its JSON and prints the figures.
+ */
+export async function runIfMain(moduleUrl: string, run: () => Promise<BenchResult>): Promise<void> {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const started = performance.now();
+  const result = await run();
+  const path = writeResult(result);
+  console.log(JSON.stringify({ metrics: result.metrics, ratios: result.ratios, targets: result.targets }, null, 2));
+  console.log(`wrote ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConsolidatedBook, type Nbbo, type VenueTop } from '../../actors/book/consolidated-book.ts';
 import { Side, type Level } from '../../domain/market.ts';
+import { mulberry32 } from '../../actors/edge/sim/rng.ts';
 
 const B = Side.BID;
 const A = Side.ASK;
@@ -226,17 +227,6 @@ describe('consolidated book: hand cases', () => {
 // ---------------------------------------------------------------------------------------------
 // Differential test against a naive reference.
 
-/** mulberry32: small, seeded, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const better = (side: Side, a: number, b: number) => (side === B ? a > b : a < b);
 
@@ -405,7 +395,7 @@ interface Stream {
  * sizes from a small set (so repeats happen), occasional snapshots (some unsorted) and clears.
  */
 function differential(seed: number, s: Stream): { crossedSeen: number; tiesSeen: number; checks: number } {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const names = Array.from({ length: s.venues }, (_, i) => `v${i}`);
   const fast = new ConsolidatedBook(names, s.maxLevels);
   const ref = new ReferenceBook(s.venues, s.maxLevels);

@@ -13,6 +13,7 @@ import { notionalUsd1e9 } from '../../domain/units.ts';
 import type { FillEvent, Matcher, MatchingRules, MatchListener, SubmitResult } from '../../actors/edge/sim/matcher.ts';
 import { OrderBook } from '../../actors/edge/sim/order-book.ts';
 import { ReferenceBook } from '../../actors/edge/sim/reference-book.ts';
+import { mulberry32 } from '../../actors/edge/sim/rng.ts';
 
 const { BID, ASK } = Side;
 const PLAIN: MatchingRules = { tick_1e9: 1, lot_1e8: 1, min_qty_1e8: 0, min_notional_1e9: 0 };
@@ -288,16 +289,6 @@ type Command =
   | { kind: 'cancel'; id: number }
   | { kind: 'reduce'; id: number; qty: number };
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A side of the L2 book rebuilt from onLevel events only: what a venue would publish. */
 class DerivedL2 implements MatchListener {

@@ -28,9 +28,19 @@ export interface Databases {
   readonly trades: Database<unknown, [string, number, number]>;
   /** [tape key, minute_ms] -> Bar */
   readonly bars: Database<unknown, [string, number]>;
+  /** [client, mode, node_order_id] -> OrderRecord */
+  readonly orders: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client, mode, client_order_id] -> node_order_id (idempotency) */
+  readonly orderKeys: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client, mode, node_order_id] -> 1 for every working order */
+  readonly openOrders: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client, mode, fill id] -> FillRecord */
+  readonly fills: Database<unknown, [string, 'live' | 'sandbox', number]>;
+  /** [client, mode] -> positions ledger snapshot */
+  readonly ledgers: Database<unknown, [string, 'live' | 'sandbox']>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'fills', 'ledgers'] as const;
 
 export function openDatabases(dataDir: string): Databases {
   const path = join(dataDir, 'lmdb');
@@ -47,6 +57,11 @@ export function openDatabases(dataDir: string): Databases {
     apiKeyViews: root.openDB({ name: 'api_key_views', encoding: 'binary' }),
     trades: root.openDB({ name: 'trades', ...structures }),
     bars: root.openDB({ name: 'bars_1m', ...structures }),
+    orders: root.openDB({ name: 'orders', ...structures }),
+    orderKeys: root.openDB({ name: 'order_keys' }),
+    openOrders: root.openDB({ name: 'open_orders' }),
+    fills: root.openDB({ name: 'fills', ...structures }),
+    ledgers: root.openDB({ name: 'ledgers' }),
   };
   try {
     migrate(databases);

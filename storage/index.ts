@@ -4,6 +4,7 @@ import { closeDatabases, openDatabases, type Databases } from './database.ts';
 import { MetaStore } from './meta.ts';
 import { schemaVersion } from './migrations.ts';
 import { BarStore } from './bars.ts';
+import { OrderStore } from './orders.ts';
 import { TradeTape } from './trades.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
@@ -16,6 +17,7 @@ export class Storage {
   readonly meta: MetaStore;
   readonly tape: TradeTape;
   readonly bars: BarStore;
+  readonly orders: OrderStore;
   private closed = false;
 
   private constructor(readonly db: Databases) {
@@ -24,6 +26,7 @@ export class Storage {
     this.meta = new MetaStore(db);
     this.tape = new TradeTape(db, DEFAULT_TAPE_RETENTION_MS);
     this.bars = new BarStore(db);
+    this.orders = new OrderStore(db);
   }
 
   static open(dataDir: string): Storage {

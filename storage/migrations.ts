@@ -40,6 +40,13 @@ export const MIGRATIONS: readonly Migration[] = [
       // A new named database; nothing to backfill.
     },
   },
+  {
+    version: 4,
+    description: 'orders, order_keys, open_orders, fills and ledgers: execution state',
+    up: () => {
+      // New named databases; nothing to backfill.
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

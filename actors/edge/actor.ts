@@ -1,12 +1,12 @@
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { Side } from '../../domain/market.ts';
-import { wallClockNs } from '../../domain/units.ts';
+import { BPS, notionalUsd1e9, wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
 import { bookKey, type BookType } from '../market/directory.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
-import { TAPE_TOPIC, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type TapeBatch } from './messages.ts';
+import { TAPE_TOPIC, type ChildExecution, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type TapeBatch } from './messages.ts';
 
 /** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
 export const ADVANCE_MS = 10;
@@ -75,6 +75,10 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
           ctx.schedule(latencyMs, () => resolve(this.snapshot(message.symbol, message.depth))),
         );
       }
+      case 'Book':
+        return this.snapshot(message.symbol, message.depth);
+      case 'Execute':
+        return this.execute(message);
       case 'Funding':
         return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
       case 'FundingAll': {
@@ -138,6 +142,36 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       ctx.publish(TAPE_TOPIC, this.tape);
       this.tape = this.emptyTape();
     }
+  }
+
+  /** Runs a child order against the venue's book and prices its fills with the taker fee. */
+  private execute(message: Extract<EdgeMessage, { t: 'Execute' }>): ChildExecution {
+    const report = this.sim!.executeIoc(
+      message.symbol,
+      message.side === 'buy' ? Side.BID : Side.ASK,
+      message.qty_1e8,
+      message.limit_price_1e9 ?? undefined,
+      Date.now() * NS_PER_MS,
+    );
+    let cum = 0;
+    const fills = report.fills.map((f) => {
+      // Fee in USD 1e9 (quote currencies here are USD-pegged); the venue rounds up, as venues do.
+      const fee = Math.ceil((notionalUsd1e9(f.price_1e9, f.qty_1e8) * this.spec.taker_bps) / BPS);
+      cum += fee;
+      return { ...f, fee_1e9: fee, cum_fee_1e9: cum };
+    });
+    this.flush();
+    return {
+      child_id: message.child_id,
+      venue: this.spec.venue,
+      edge_id: this.spec.edge_id,
+      ok: report.ok,
+      reason: report.reason,
+      fills,
+      taker_bps: this.spec.taker_bps,
+      maker_bps: this.spec.maker_bps,
+      ack_ns: wallClockNs(),
+    };
   }
 
   private subscribe(symbol: string): boolean {

@@ -6,6 +6,10 @@ export type EdgeMessage =
   /** Cold path: a one-shot snapshot (after the venue's round trip) and a background subscription. */
   | { t: 'Snapshot'; symbol: string; depth: number }
   | { t: 'Subscribe'; symbol: string }
+  /** The edge's own book of a symbol now, for routing (no venue round trip). */
+  | { t: 'Book'; symbol: string; depth: number }
+  /** A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. */
+  | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };
@@ -29,6 +33,19 @@ export interface EdgeSnapshot {
   bids: number[];
   asks: number[];
   ts_ns: number;
+}
+
+export interface ChildExecution {
+  child_id: string;
+  venue: string;
+  edge_id: string;
+  ok: boolean;
+  reason: string | null;
+  fills: { price_1e9: number; qty_1e8: number; trade_id: string; ts_ns: number; fee_1e9: number; cum_fee_1e9: number }[];
+  taker_bps: number;
+  maker_bps: number;
+  /** venue ack time, wall clock ns */
+  ack_ns: number;
 }
 
 /** Internal gateway topic carrying trade batches to the tape (never a WebSocket channel). */

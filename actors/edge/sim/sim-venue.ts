@@ -35,6 +35,22 @@ import type { FillEvent, Matcher, MatchingRules, MatchListener } from './matcher
 import { OrderBook } from './order-book.ts';
 import { Rng, seedFrom } from './rng.ts';
 
+/** One fill of a client's child order. */
+export interface ExecutionFill {
+  price_1e9: number;
+  qty_1e8: number;
+  /** the venue trade id (also on the tape) */
+  trade_id: string;
+  ts_ns: number;
+}
+
+export interface ExecutionReport {
+  /** false: the venue refused the order (reason says why); no liquidity is ok with no fills */
+  ok: boolean;
+  reason: string | null;
+  fills: ExecutionFill[];
+}
+
 export interface TradeEvent {
   symbol: string;
   price_1e9: number;
@@ -231,6 +247,8 @@ export class SimVenue {
   private now = 0;
   /** Books are being built at start: nothing is emitted. */
   private silent = true;
+  /** The client order being executed, whose fills `onFill` records. */
+  private capture: { id: number; fills: ExecutionFill[]; symbol: SymbolSim } | undefined;
   private readonly trade: TradeEvent = { symbol: '', price_1e9: 0, qty_1e8: 0, taker_side: Side.BID, ts_ns: 0, trade_id: '' };
   private readonly keepId: Float64Array;
   private readonly keepPx: Float64Array;
@@ -467,8 +485,41 @@ export class SimVenue {
     this.sink.onLevel(s.symbol, side, price_1e9, total_qty_1e8, this.now);
   }
 
+  /**
+   * A client's child order against the venue's live book: immediate-or-cancel at
+   * `limit_price_1e9` (any price when undefined). The venue is first advanced to `now_ns`, so
+   * the order meets the book as it is now; its trades reach the tape like any other. Client
+   * orders consume simulated liquidity, so a market with client flow is deterministic only for
+   * the same flow.
+   */
+  executeIoc(symbol: string, side: Side, qty_1e8: number, limit_price_1e9: number | undefined, now_ns: number): ExecutionReport {
+    this.advance(now_ns);
+    const s = this.bySymbol.get(symbol);
+    const report: ExecutionReport = { ok: false, reason: null, fills: [] };
+    if (s === undefined) return { ...report, reason: 'not_listed' };
+    if (!this.faults!.connected) return { ...report, reason: 'venue_disconnected' };
+    const id = s.orderSeq++ * SLOT_SPACE + TAKER_SLOT;
+    this.now = Math.max(this.now, now_ns);
+    this.capture = { id, fills: report.fills, symbol: s };
+    try {
+      const m = s.matcher;
+      const r = limit_price_1e9 === undefined ? m.market(id, side, qty_1e8) : m.limit(id, side, limit_price_1e9, qty_1e8);
+      const resting = r.resting_qty_1e8;
+      if (resting > 0) m.cancel(id);
+      report.ok = r.ok || r.reason === 'no_liquidity';
+      report.reason = r.ok ? null : (r.reason ?? 'rejected');
+    } finally {
+      this.capture = undefined;
+    }
+    return report;
+  }
+
   /** The FillEvent is the matcher's, reused by its next fill: read it here only. */
   private onFill(s: SymbolSim, f: FillEvent): void {
+    const capture = this.capture;
+    if (capture !== undefined && f.taker_id === capture.id) {
+      capture.fills.push({ price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: s.tradePrefix + (s.tradeSeq + 1), ts_ns: this.now });
+    }
     const id = f.maker_id;
     const slot = id % SLOT_SPACE;
     if (slot < s.ids.length && s.ids[slot] === id) {

@@ -1,0 +1,169 @@
+import type { Databases } from './database.ts';
+import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
+import { isTerminal } from '../domain/orders.ts';
+import { randomBase62 } from './random.ts';
+
+/**
+ * Orders, fills and the positions ledger of every (client, mode), in LMDB.
+ *
+ *   orders:       [client, mode, node_order_id] -> OrderRecord   ids sort by creation, so the
+ *                                                                 newest-first listing is one
+ *                                                                 reverse range scan
+ *   order_keys:   [client, mode, client_order_id] -> node_order_id   idempotency
+ *   open_orders:  [client, mode, node_order_id] -> 1               the working set, for recovery
+ *   fills:        [client, mode, id] -> FillRecord
+ *   ledgers:      [client, mode] -> ledger snapshot
+ *
+ * Durability: writers batch into lmdb-js's transaction of the event turn and then await
+ * `durable()` (the environment's `flushed`) before acknowledging: many orders share one
+ * commit and one fsync (group commit), and none is acknowledged before it is on disk.
+ */
+export interface OrderPage {
+  orders: OrderRecord[];
+  /** id of the last order returned, when more may follow */
+  last: string | null;
+}
+
+export class OrderStore {
+  private lastMs = 0;
+  private seq = 0;
+  private lastFillMs = 0;
+  private fillSeq = 0;
+  private readonly idSuffix = randomBase62(3);
+
+  constructor(private readonly db: Databases) {}
+
+  /** A node_order_id: `ord_` + 9 base36 chars of ms + 4 of sequence + a process suffix; sorts by time. */
+  nextOrderId(): string {
+    const now = Date.now();
+    if (now > this.lastMs) {
+      this.lastMs = now;
+      this.seq = 0;
+    } else if (++this.seq >= 36 ** 4) {
+      this.lastMs++;
+      this.seq = 0;
+    }
+    return `ord_${this.lastMs.toString(36).padStart(9, '0')}${this.seq.toString(36).padStart(4, '0')}${this.idSuffix}`;
+  }
+
+  /** Fill ids: ms x 4096 + sequence, increasing within a process and below 2^53 until 2200. */
+  nextFillId(): number {
+    const now = Date.now();
+    if (now > this.lastFillMs) {
+      this.lastFillMs = now;
+      this.fillSeq = 0;
+    } else if (++this.fillSeq >= 4096) {
+      this.lastFillMs++;
+      this.fillSeq = 0;
+    }
+    return this.lastFillMs * 4096 + this.fillSeq;
+  }
+
+  /** Writes (in the event turn's transaction); pair with `durable()` before acknowledging. */
+  putOrder(order: OrderRecord): void {
+    const key: [string, Mode, string] = [order.client_id, order.mode, order.node_order_id];
+    void this.db.orders.put(key, order);
+    if (isTerminal(order.status)) void this.db.openOrders.remove(key);
+    else void this.db.openOrders.put(key, 1);
+  }
+
+  putClientOrderId(order: OrderRecord): void {
+    void this.db.orderKeys.put([order.client_id, order.mode, order.client_order_id], order.node_order_id);
+  }
+
+  putFill(clientId: string, mode: Mode, fill: FillRecord): void {
+    void this.db.fills.put([clientId, mode, fill.id], fill);
+  }
+
+  putLedger(clientId: string, mode: Mode, snapshot: unknown): void {
+    void this.db.ledgers.put([clientId, mode], snapshot);
+  }
+
+  async durable(): Promise<void> {
+    await this.db.root.flushed;
+  }
+
+  getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined {
+    return this.db.orders.get([clientId, mode, id]) as OrderRecord | undefined;
+  }
+
+  byClientOrderId(clientId: string, mode: Mode, clientOrderId: string): OrderRecord | undefined {
+    const id = this.db.orderKeys.get([clientId, mode, clientOrderId]) as string | undefined;
+    return id === undefined ? undefined : this.getOrder(clientId, mode, id);
+  }
+
+  getFill(clientId: string, mode: Mode, id: number): FillRecord | undefined {
+    return this.db.fills.get([clientId, mode, id]) as FillRecord | undefined;
+  }
+
+  getLedger(clientId: string, mode: Mode): unknown {
+    return this.db.ledgers.get([clientId, mode]);
+  }
+
+  /**
+   * Orders newest first, strictly older than `after` (an id), filtered; walks every order
+   * exactly once even while new ones arrive, because new ids sort above every cursor.
+   */
+  listOrders(
+    clientId: string,
+    mode: Mode,
+    options: { after?: string; limit: number; filter?: (o: OrderRecord) => boolean; openOnly?: boolean },
+  ): OrderPage {
+    const out: OrderRecord[] = [];
+    const source = options.openOnly ? this.db.openOrders : this.db.orders;
+    const start: [string, Mode, string] = [clientId, mode, options.after ?? '\uffff'];
+    const end: [string, Mode, string] = [clientId, mode, ''];
+    let last: string | null = null;
+    for (const { key, value } of source.getRange({ start, end, reverse: true })) {
+      if (options.after !== undefined && key[2] === options.after) continue;
+      const order = options.openOnly ? this.getOrder(clientId, mode, key[2]) : (value as OrderRecord);
+      if (order === undefined || (options.filter !== undefined && !options.filter(order))) continue;
+      if (out.length === options.limit) return { orders: out, last };
+      out.push(order);
+      last = order.node_order_id;
+    }
+    return { orders: out, last: null };
+  }
+
+  countOrders(clientId: string, mode: Mode, filter?: (o: OrderRecord) => boolean): number {
+    let n = 0;
+    for (const { value } of this.db.orders.getRange({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] })) {
+      if (filter === undefined || filter(value as OrderRecord)) n++;
+    }
+    return n;
+  }
+
+  listFills(
+    clientId: string,
+    mode: Mode,
+    options: { after?: number; limit: number; filter?: (f: FillRecord) => boolean },
+  ): { fills: FillRecord[]; last: number | null } {
+    const out: FillRecord[] = [];
+    const start: [string, Mode, number] = [clientId, mode, options.after ?? Number.MAX_SAFE_INTEGER];
+    let last: number | null = null;
+    for (const { key, value } of this.db.fills.getRange({ start, end: [clientId, mode, 0], reverse: true })) {
+      if (options.after !== undefined && key[2] === options.after) continue;
+      const fill = value as FillRecord;
+      if (options.filter !== undefined && !options.filter(fill)) continue;
+      if (out.length === options.limit) return { fills: out, last };
+      out.push(fill);
+      last = fill.id;
+    }
+    return { fills: out, last: null };
+  }
+
+  /** Every working order of every client: what a restart must reconcile. */
+  openOrders(): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const { key } of this.db.openOrders.getRange({})) {
+      const order = this.getOrder(key[0], key[1], key[2]);
+      if (order !== undefined) out.push(order);
+    }
+    return out;
+  }
+
+  /** Every stored ledger: (client, mode, snapshot). */
+  ledgers(): { clientId: string; mode: Mode; snapshot: unknown }[] {
+    return [...this.db.ledgers.getRange({})].map(({ key, value }) => ({ clientId: key[0], mode: key[1], snapshot: value }));
+  }
+}

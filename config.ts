@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { parseCredentialsKey } from './storage/crypto.ts';
 
 /** Runtime configuration from the environment; the README lists every variable and default. */
 export interface ServiceConfig {
@@ -10,6 +11,12 @@ export interface ServiceConfig {
   logLevel: string;
   /** Seed of the simulated venues: the same seed gives the same market. */
   simSeed: number;
+  /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
+  credentialsKey?: string | undefined;
+  /** Per-order notional cap, USD (pre-trade risk). */
+  maxOrderNotionalUsd?: number;
+  /** Cash a simulated venue account opens with, per quote currency, USD. */
+  simAccountUsd?: number;
   auth: {
     operatorKey: string | undefined;
     jwtSecret: string | undefined;
@@ -37,6 +44,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
   };
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const credentialsKey = text('CREDENTIALS_KEY');
+  if (credentialsKey !== undefined) parseCredentialsKey(credentialsKey); // throws without echoing the value
   return {
     host: text('HOST') ?? '127.0.0.1',
     port: integer('PORT', 8080, 0, 65_535),
@@ -44,6 +53,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     workers: integer('WORKERS', Math.max(1, availableParallelism()), 1, 64),
     logLevel,
     simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),
+    credentialsKey,
+    maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
+    simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
     auth: {
       operatorKey: text('OPERATOR_KEY'),
       jwtSecret: text('AUTH_JWT_SECRET'),

@@ -29,7 +29,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.u
  */
 export async function startService(config: ServiceConfig): Promise<Service> {
   const log = createLogger(config.logLevel);
-  const storage = Storage.open(config.dataDir);
+  const storage = Storage.open(config.dataDir, { credentialsKey: config.credentialsKey });
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
   const market = createMarketMemory();
@@ -41,7 +41,21 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     shared: { quotes: market.quotes, interest: market.interest },
     settings: { simSeed: config.simSeed },
   });
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market });
+  const gateway = new Gateway({
+    storage,
+    topology,
+    auth,
+    log,
+    logLevel: config.logLevel,
+    version: VERSION,
+    market,
+    execution: {
+      maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
+      simAccountUsd: config.simAccountUsd ?? 100_000,
+    },
+  });
+  const reconciled = await gateway.execution.recover();
+  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
   // The market comes up with the workers: every venue edge and the fair-price actor.

@@ -12,11 +12,15 @@ import { KillSwitch } from './kill-switch.ts';
 import { buildOpenApi } from './openapi.ts';
 import { RateLimiter } from './rate-limit/limiter.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { credentialRoutes } from './routes/credentials.ts';
 import { healthRoutes } from './routes/health.ts';
 import { killSwitchRoutes } from './routes/kill-switch.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
-import { dataFrame } from './ws/channels.ts';
+import { dataFrame, privateTopic } from './ws/channels.ts';
+import { ExecutionService, type ExecutionConfig } from './execution/service.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { positionRoutes } from './routes/positions.ts';
 import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
 import { QuoteService } from './market/quotes.ts';
@@ -35,6 +39,7 @@ export interface GatewayDeps {
   logLevel: string;
   version: string;
   market: MarketMemory;
+  execution?: Partial<ExecutionConfig>;
 }
 
 /**
@@ -50,6 +55,7 @@ export class Gateway {
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
   private readonly tape: TapeWriter;
+  readonly execution: ExecutionService;
 
   constructor(deps: GatewayDeps) {
     this.app = uws.App();
@@ -58,6 +64,22 @@ export class Gateway {
     this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest) });
     this.tape = new TapeWriter(deps.storage, deps.log);
     const killSwitch = new KillSwitch(deps.storage.meta);
+    const quotes = new QuoteService(deps.market, deps.topology.endpoint);
+    const executionConfig: ExecutionConfig = {
+      maxOrderNotionalUsd1e9: 1_000_000 * 1e9,
+      simAccountUsd: 100_000,
+      ...deps.execution,
+    };
+    const execution = (this.execution = new ExecutionService(
+      deps.storage,
+      deps.topology.endpoint,
+      quotes,
+      killSwitch,
+      (client, mode) => new Set(deps.storage.credentials.venues(client, mode)),
+      (channel, client, mode, data) => this.app.publish(privateTopic(channel, { client_id: client, mode }), dataFrame(channel, data)),
+      executionConfig,
+      deps.log,
+    ));
     this.context = {
       storage: deps.storage,
       topology: deps.topology,
@@ -70,8 +92,17 @@ export class Gateway {
         this.app.publish(channel, dataFrame(channel, data));
       },
       wsConnections: () => this.stream.connectionCount,
-      market: { memory: deps.market, quotes: new QuoteService(deps.market, deps.topology.endpoint) },
+      market: { memory: deps.market, quotes },
+      execution,
+      executionConfig,
     };
+    deps.storage.credentials.onStored((event) => {
+      // The ledger is seeded synchronously; only its persistence is awaited in the background.
+      execution.openSimAccount(event.client_id, event.mode, event.venue).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
+    });
+    killSwitch.onChange((state) => {
+      if (state.active) execution.haltAll().catch((err: unknown) => deps.log.error({ err }, 'halt failed'));
+    });
     killSwitch.onChange((state) => this.context.broadcast('system', { event: 'kill_switch', ...state }));
     deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
     deps.topology.endpoint.onPublish((topic, payload) => {
@@ -83,6 +114,9 @@ export class Gateway {
     const routes: RouteSpec[] = [
       ...healthRoutes(this.context),
       ...apiKeyRoutes(this.context),
+      ...credentialRoutes(this.context),
+      ...orderRoutes(this.context),
+      ...positionRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),
@@ -147,5 +181,6 @@ export class Gateway {
     this.stream.closeAll();
     this.tape.stop();
     await this.pipeline.drain(timeoutMs);
+    await this.execution.drain();
   }
 }

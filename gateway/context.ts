@@ -5,6 +5,7 @@ import type { TicketStore } from './auth/tickets.ts';
 import type { KillSwitch } from './kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
+import type { ExecutionConfig, ExecutionService } from './execution/service.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -16,6 +17,8 @@ export interface GatewayContext {
   readonly version: string;
   readonly startedAtMs: number;
   readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService };
+  readonly execution: ExecutionService;
+  readonly executionConfig: ExecutionConfig;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

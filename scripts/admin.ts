@@ -66,7 +66,8 @@ function listClients(storage: Storage): void {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const storage = Storage.open(configFromEnv().dataDir);
+const config = configFromEnv();
+const storage = Storage.open(config.dataDir, { credentialsKey: config.credentialsKey });
 try {
   if (command === 'create-client') await createClient(storage, rest);
   else if (command === 'list-clients') listClients(storage);

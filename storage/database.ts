@@ -38,9 +38,11 @@ export interface Databases {
   readonly fills: Database<unknown, [string, 'live' | 'sandbox', number]>;
   /** [client, mode] -> positions ledger snapshot */
   readonly ledgers: Database<unknown, [string, 'live' | 'sandbox']>;
+  /** [client, mode, venue] -> sealed venue credentials (credentials.ts) */
+  readonly credentials: Database<unknown, [string, 'live' | 'sandbox', string]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'fills', 'ledgers'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'fills', 'ledgers', 'credentials'] as const;
 
 export function openDatabases(dataDir: string): Databases {
   const path = join(dataDir, 'lmdb');
@@ -62,6 +64,7 @@ export function openDatabases(dataDir: string): Databases {
     openOrders: root.openDB({ name: 'open_orders' }),
     fills: root.openDB({ name: 'fills', ...structures }),
     ledgers: root.openDB({ name: 'ledgers' }),
+    credentials: root.openDB({ name: 'credentials' }),
   };
   try {
     migrate(databases);

@@ -1,5 +1,7 @@
 import { ApiKeyStore } from './api-keys.ts';
 import { ClientStore } from './clients.ts';
+import { CredentialStore } from './credentials.ts';
+import { CredentialCipher, resolveCredentialsKey } from './crypto.ts';
 import { closeDatabases, openDatabases, type Databases } from './database.ts';
 import { MetaStore } from './meta.ts';
 import { schemaVersion } from './migrations.ts';
@@ -18,19 +20,35 @@ export class Storage {
   readonly tape: TradeTape;
   readonly bars: BarStore;
   readonly orders: OrderStore;
+  readonly credentials: CredentialStore;
   private closed = false;
 
-  private constructor(readonly db: Databases) {
+  private constructor(
+    readonly db: Databases,
+    cipher: CredentialCipher,
+  ) {
     this.clients = new ClientStore(db);
     this.apiKeys = new ApiKeyStore(db);
     this.meta = new MetaStore(db);
     this.tape = new TradeTape(db, DEFAULT_TAPE_RETENTION_MS);
     this.bars = new BarStore(db);
     this.orders = new OrderStore(db);
+    this.credentials = new CredentialStore(db, cipher);
   }
 
-  static open(dataDir: string): Storage {
-    return new Storage(openDatabases(dataDir));
+  /**
+   * `credentialsKey` (CREDENTIALS_KEY, 64 hex) seals venue credentials; without it the key in
+   * DATA_DIR/credentials.key is used, generated on first open (crypto.ts).
+   */
+  static open(dataDir: string, options: { credentialsKey?: string | undefined } = {}): Storage {
+    const cipher = new CredentialCipher(resolveCredentialsKey(dataDir, options.credentialsKey));
+    const db = openDatabases(dataDir);
+    try {
+      return new Storage(db, cipher);
+    } catch (err) {
+      void db.root.close();
+      throw err;
+    }
   }
 
   get isOpen(): boolean {

@@ -47,6 +47,13 @@ export const MIGRATIONS: readonly Migration[] = [
       // New named databases; nothing to backfill.
     },
   },
+  {
+    version: 5,
+    description: 'credentials: venue credentials sealed with AES-256-GCM per (client, mode, venue)',
+    up: () => {
+      // A new named database; nothing to backfill.
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

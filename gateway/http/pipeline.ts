@@ -99,6 +99,7 @@ export class HttpPipeline {
     const route = match.route;
     const needsBody = route.body !== undefined && METHODS_WITH_BODY.has(exchange.method);
     const rawQuery = req.getQuery() ?? '';
+    const idempotencyKey = exchange.method === 'post' ? req.getHeader('idempotency-key') : '';
     let principal: Principal | Promise<Principal> | undefined;
     try {
       if (route.auth !== 'public') principal = this.deps.auth.authenticate(req.getHeader('authorization'), Date.now());
@@ -107,12 +108,12 @@ export class HttpPipeline {
       return;
     }
     if (!needsBody) {
-      this.proceed(exchange, route, match.params, rawQuery, principal, undefined);
+      this.proceed(exchange, route, match.params, rawQuery, principal, undefined, idempotencyKey);
       return;
     }
     // The body must be subscribed to before returning to uWS, or its chunks are lost.
     readBody(res, req.getHeader('content-type'), req.getHeader('content-length')).then(
-      (text) => this.proceed(exchange, route, match.params, rawQuery, principal, text),
+      (text) => this.proceed(exchange, route, match.params, rawQuery, principal, text, idempotencyKey),
       (err: unknown) => {
         // Credentials are judged before the body: a 401 wins over a 413.
         if (principal instanceof Promise) principal.then(() => this.fail(exchange, err), (authErr: unknown) => this.fail(exchange, authErr));
@@ -132,10 +133,11 @@ export class HttpPipeline {
     rawQuery: string,
     principal: Principal | Promise<Principal> | undefined,
     bodyText: string | undefined,
+    idempotencyKey: string,
   ): void {
     if (principal instanceof Promise) {
       principal.then(
-        (resolved) => this.proceed(exchange, route, params, rawQuery, resolved, bodyText),
+        (resolved) => this.proceed(exchange, route, params, rawQuery, resolved, bodyText, idempotencyKey),
         (err: unknown) => this.fail(exchange, err),
       );
       return;
@@ -157,6 +159,9 @@ export class HttpPipeline {
         const bodyDetails = compiled.body?.(body) ?? null;
         if (bodyDetails !== null) details = details === null ? bodyDetails : [...details, ...bodyDetails];
       }
+      if (idempotencyKey !== '' && !REQUEST_ID_PATTERN.test(idempotencyKey)) {
+        details = [...(details ?? []), { field: 'Idempotency-Key', message: 'must be 1-128 of [A-Za-z0-9._:-]' }];
+      }
       if (details !== null) throw Errors.validation(details);
       const result = route.handler({
         requestId: exchange.requestId,
@@ -166,6 +171,7 @@ export class HttpPipeline {
         query,
         body,
         principal,
+        idempotencyKey: idempotencyKey === '' ? undefined : idempotencyKey,
       });
       if (result instanceof Promise) {
         result.then(
@@ -315,7 +321,9 @@ function parseJson(text: string, required: boolean): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw Errors.malformedJson((err as Error).message);
+    // V8's message quotes a slice of the body, which may hold a secret: report the position only.
+    const position = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw Errors.malformedJson(position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`);
   }
 }
 

@@ -18,6 +18,8 @@ export interface RequestContext {
   readonly body: unknown;
   /** Set on every route whose auth level is not `public`. */
   readonly principal: Principal | undefined;
+  /** The `Idempotency-Key` header of a POST, when sent. */
+  readonly idempotencyKey: string | undefined;
 }
 
 export interface Reply {

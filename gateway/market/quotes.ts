@@ -83,6 +83,13 @@ export class QuoteService {
     return fromSnapshot(entry, s, Date.now());
   }
 
+  /** The cached NBBO in integer units, or undefined when the book has no data. */
+  nbbo1e9(entry: BookEntry): { bid_1e9: number; ask_1e9: number; crossed: boolean } | undefined {
+    const s = this.snapshot;
+    if (!this.reader.read(entry.slot, 0, s)) return undefined;
+    return { bid_1e9: s.bid_1e9, ask_1e9: s.ask_1e9, crossed: s.crossed };
+  }
+
   /** NBBO-level last update from the cache, or undefined. */
   updatedMs(entry: BookEntry): number | undefined {
     return this.reader.read(entry.slot, 0, this.snapshot) ? this.snapshot.updated_ms : undefined;

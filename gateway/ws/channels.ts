@@ -57,8 +57,20 @@ const fairChannel: ChannelSpec = {
   },
 };
 
+/** A per-client channel: the topic is scoped by mode and client id. */
+const privateChannel = (name: string, description: string): ChannelSpec => ({
+  name,
+  description,
+  matches: (channel) => channel === name,
+  topic: (channel, principal) => privateTopic(channel, principal),
+});
+
 export const CHANNELS: readonly ChannelSpec[] = [
   exact('system', 'service events: readiness changes, worker restarts, kill switch'),
+  privateChannel('orders', "the caller's orders on every change (the OrderRest object)"),
+  privateChannel('fills', "the caller's fills (FillRecord), each once, after it is durable"),
+  privateChannel('routing', 'the routing plan of each order: venues, levels, scores, why each venue was kept or dropped'),
+  privateChannel('tca', 'TCA of each completed order'),
   bookChannel('prices:', InterestKind.PRICES, 'NBBO on change: bid, ask, mid, bid_sz, ask_sz, spread_bps, ts_ns (append :perp for perpetuals)'),
   bookChannel('book:', InterestKind.BOOK, 'merged book (20 levels) on change: bids, asks as [price, size], ts_ns (append :perp for perpetuals)'),
   fairChannel,

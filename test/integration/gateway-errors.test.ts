@@ -137,7 +137,7 @@ describe('gateway errors (real service)', () => {
       assertError(await call(base, 'GET', '/v1/health/'), 404, 'NOT_FOUND');
       assertError(await call(base, 'POST', '/v1/api_keys/key_abc/unknown', { token: op }), 404, 'NOT_FOUND');
       // Unknown routes are answered before authentication: no credentials needed to get a 404.
-      assertError(await call(base, 'GET', '/v1/orders'), 404, 'NOT_FOUND');
+      assertError(await call(base, 'GET', '/v1/no_such_resource'), 404, 'NOT_FOUND');
     });
 
     it('answers a known path with an unknown method with 405 METHOD_NOT_ALLOWED and an Allow header', async () => {

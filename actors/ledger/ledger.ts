@@ -1,0 +1,918 @@
+/**
+ * Positions ledger of one (client, mode): the unified position model of the spec ("Position"),
+ * spot rows now, with the instrument and lifecycle types already shaped for perps and event
+ * contracts. Pure: no I/O, no clock, no timers. docs/positions-and-tca.md holds every formula
+ * and rounding rule with a worked example; README.md next to this file is the short version.
+ *
+ *   seed(venue, balances)          venue balance poll -> qty (and entry at $1 or the given mark)
+ *   reserve / consume / release    pre-trade risk: locked_qty, so two orders cannot spend one cash
+ *   applyFill(fill)                exactly once per fill_id:
+ *     1. base leg   +-qty          at price x quote_usd   (weighted-average entry / realized PnL)
+ *     2. quote leg  -+price x qty  at quote_usd           (cost rounded up, proceeds down)
+ *     3. fee leg    -fee_qty       of fee_asset           (quantity only; USD fee on the base row)
+ *     4. reservation consumed by what the fill debited from the reserved row
+ *   view(marks, filters)           -> {positions, totals} in the spec's JSON shape (numbers)
+ *   snapshot() / restore()         plain JSON (bigints as decimal strings) for LMDB
+ *
+ * Amounts are bigint inside: a $10M NAV is 1e16 in usd_1e9, past 2^53, and price x qty products
+ * are ~1e22. Inputs take number (safe integers) or bigint; `view` converts to number at the end,
+ * which is what a JSON number can carry anyway.
+ */
+import { parseSymbol } from '../../domain/market.ts';
+import type { Mode } from '../../domain/orders.ts';
+
+// --- Vocabulary -------------------------------------------------------------------------------
+
+/** Fiat codes (kind `fiat`). USD is $1 by definition; EUR and GBP are valued by their mark. */
+export const FIAT_CODES = ['USD', 'EUR', 'GBP'] as const;
+/** Stablecoins of the spec's totals rule: kind `crypto`, valued at $1 and counted as cash. */
+export const STABLECOINS = ['USDT', 'USDC', 'DAI', 'BUSD', 'FDUSD', 'TUSD', 'USDP'] as const;
+
+const FIAT_SET: ReadonlySet<string> = new Set(FIAT_CODES);
+const STABLE_SET: ReadonlySet<string> = new Set(STABLECOINS);
+
+export function isFiat(asset: string): boolean {
+  return FIAT_SET.has(asset);
+}
+
+export function isStablecoin(asset: string): boolean {
+  return STABLE_SET.has(asset);
+}
+
+/** USD and the stablecoins: booked and valued at exactly $1 (1e9), whatever a mark says. */
+export function isDollarAsset(asset: string): boolean {
+  return asset === 'USD' || STABLE_SET.has(asset);
+}
+
+export const INSTRUMENT_KINDS = ['fiat', 'crypto', 'perp', 'event_contract'] as const;
+export type InstrumentKind = (typeof INSTRUMENT_KINDS)[number];
+
+/** The spec's instrument tagged union. */
+export type Instrument =
+  | { kind: 'fiat'; code: string }
+  | { kind: 'crypto'; symbol: string }
+  | { kind: 'perp'; symbol: string; base: string }
+  | { kind: 'event_contract'; market_slug: string; outcome: string; token_id: string | null; expiry_ts: number | null };
+
+/**
+ * The spec's lifecycle ("States and transitions": Position). Spot rows are only ever `active` or
+ * `closed`; `resolved` and `redeemed` belong to event contracts and are typed here so the row
+ * shape does not change when they arrive. Timestamps are ns, as the spec names them.
+ */
+export type Lifecycle =
+  | { state: 'active' }
+  | { state: 'closed' }
+  | { state: 'resolved'; resolved_at: number; economic_value_usd_1e9: number }
+  | {
+      state: 'redeemed';
+      resolved_at: number;
+      economic_value_usd_1e9: number;
+      redeemed_at: number;
+      cash_received_usd_1e9: number;
+    };
+export type LifecycleState = Lifecycle['state'];
+
+/** Spot asset -> its instrument: fiat codes are `fiat`, everything else (stablecoins too) `crypto`. */
+export function instrumentForAsset(asset: string): Instrument {
+  return FIAT_SET.has(asset) ? { kind: 'fiat', code: asset } : { kind: 'crypto', symbol: asset };
+}
+
+/**
+ * Key of an instrument within a venue. Spot rows are keyed by the bare asset (fiat codes and
+ * crypto symbols cannot collide: the asset decides the kind), so the fill path builds no string.
+ */
+export function instrumentKey(instrument: Instrument): string {
+  switch (instrument.kind) {
+    case 'fiat':
+      return instrument.code;
+    case 'crypto':
+      return instrument.symbol;
+    case 'perp':
+      return `perp:${instrument.symbol}`;
+    case 'event_contract':
+      return `event:${instrument.market_slug}|${instrument.outcome}|${instrument.token_id ?? ''}`;
+  }
+}
+
+/** The name a mark function is asked about: the code, the symbol, or `slug:outcome`. */
+export function markAssetOf(instrument: Instrument): string {
+  switch (instrument.kind) {
+    case 'fiat':
+      return instrument.code;
+    case 'crypto':
+    case 'perp':
+      return instrument.symbol;
+    case 'event_contract':
+      return `${instrument.market_slug}:${instrument.outcome}`;
+  }
+}
+
+// --- Rows ---------------------------------------------------------------------------------------
+
+/** A row as the ledger holds it (returned as a copy; bigint amounts). */
+export interface LedgerRow {
+  readonly id: number;
+  readonly venue: string;
+  readonly instrument: Instrument;
+  /** signed, native units x 1e8 */
+  readonly qty_1e8: bigint;
+  /** reserved for open orders (and later perp margin) */
+  readonly locked_qty_1e8: bigint;
+  /** qty - locked; negative only if a venue reported spending beyond what was reserved */
+  readonly available_qty_1e8: bigint;
+  readonly entry_price_usd_1e9: bigint;
+  readonly realized_pnl_usd_1e9: bigint;
+  readonly fees_usd_1e9: bigint;
+  readonly lifecycle: Lifecycle;
+  readonly transferable: boolean;
+  readonly settled: boolean;
+  readonly settled_mark_usd_1e9: bigint | null;
+}
+
+interface Row {
+  readonly id: number;
+  readonly venue: string;
+  readonly instrument: Instrument;
+  readonly key: string;
+  qty: bigint;
+  locked: bigint;
+  entry: bigint;
+  realized: bigint;
+  fees: bigint;
+  lifecycle: Lifecycle;
+  settled: boolean;
+  settledMark: bigint | null;
+}
+
+interface Reservation {
+  readonly id: number;
+  readonly row: Row;
+  remaining: bigint;
+}
+
+/** One amount as the API takes it: a safe-integer number or a bigint. */
+export type IntLike = number | bigint;
+
+// --- Inputs and outputs -----------------------------------------------------------------------
+
+export interface SeedBalance {
+  /** fiat code or crypto symbol, e.g. `USD`, `USDT`, `BTC` */
+  asset: string;
+  /** the venue's total balance (free + locked at the venue), native units x 1e8 */
+  qty_1e8: IntLike;
+  /**
+   * USD mark used as the entry price of a new (or flat) row. Ignored for $1 assets. Absent for
+   * anything else: entry 0 ("cost basis unknown") until a sync supplies one.
+   */
+  mark_usd_1e9?: IntLike;
+}
+
+/** One spot fill on `BASE-QUOTE`, as the ledger books it. */
+export interface SpotFill {
+  /** idempotency key: a fill_id seen before is ignored */
+  fill_id: string;
+  venue: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  /** base quantity, > 0 */
+  qty_1e8: IntLike;
+  /** quote per base x 1e9, > 0 */
+  price_1e9: IntLike;
+  /** USD value of the fee x 1e9 (negative for a rebate) */
+  fee_1e9: IntLike;
+  /** asset the venue charged the fee in (the quote, the base, or a third one like BNB) */
+  fee_asset: string;
+  /** fee in fee_asset units x 1e8 (negative for a rebate); 0 for no fee */
+  fee_qty_1e8: IntLike;
+  /** USD value of one quote unit x 1e9; ignored (taken as 1e9) when the quote is a $1 asset */
+  quote_usd_1e9: IntLike;
+  /** reservation this fill spends from (see `reserve`) */
+  reservation?: number;
+}
+
+export type FillRejectReason =
+  | 'invalid_fill_id'
+  | 'invalid_side'
+  | 'invalid_symbol'
+  | 'invalid_amount'
+  | 'invalid_fee_asset';
+
+export type ApplyFillResult =
+  | {
+      status: 'applied';
+      /** every row this fill changed (base, quote, fee asset), each once, as copies */
+      rows: LedgerRow[];
+      /** how much of `fill.reservation` this fill consumed (0 when none or unknown) */
+      consumed_qty_1e8: bigint;
+    }
+  | { status: 'duplicate' }
+  | { status: 'rejected'; reason: FillRejectReason };
+
+/** USD mark x 1e9 of an asset (e.g. the consolidated NBBO mid of `<asset>-USD`), or undefined. */
+export type MarkFn = (asset: string, instrument: Instrument) => number | undefined;
+
+export interface PositionFilters {
+  /** default: every venue */
+  venues?: readonly string[];
+  /** default: every kind */
+  kinds?: readonly InstrumentKind[];
+  /** default false: `closed` and `redeemed` rows are hidden (`resolved` rows always show) */
+  include_closed?: boolean;
+}
+
+/** A row in the spec's JSON shape. */
+export interface PositionView {
+  id: number;
+  venue: string;
+  instrument: Instrument;
+  qty_1e8: number;
+  locked_qty_1e8: number;
+  available_qty_1e8: number;
+  entry_price_usd_1e9: number;
+  /** absent on fiat rows (spec: fiat rows omit the price-mark fields) */
+  current_price_usd_1e9?: number;
+  current_value_usd_1e9: number;
+  unrealized_pnl_usd_1e9: number;
+  realized_pnl_usd_1e9: number;
+  fees_usd_1e9: number;
+  lifecycle: Lifecycle;
+  transferable: boolean;
+  settled: boolean;
+  /** only on event-contract rows: null before settlement */
+  settled_mark_usd_1e9?: number | null;
+  is_sandbox: boolean;
+}
+
+export interface PositionTotals {
+  nav_usd_1e9: number;
+  cash_usd_1e9: number;
+  unrealized_pnl_usd_1e9: number;
+  realized_pnl_usd_1e9: number;
+  fees_usd_1e9: number;
+  num_positions: number;
+}
+
+export interface PositionsView {
+  positions: PositionView[];
+  totals: PositionTotals;
+}
+
+// --- Snapshot ---------------------------------------------------------------------------------
+
+export const LEDGER_SNAPSHOT_VERSION = 1;
+
+export interface LedgerRowSnapshot {
+  id: number;
+  venue: string;
+  instrument: Instrument;
+  qty_1e8: string;
+  locked_qty_1e8: string;
+  entry_price_usd_1e9: string;
+  realized_pnl_usd_1e9: string;
+  fees_usd_1e9: string;
+  lifecycle: Lifecycle;
+  settled: boolean;
+  settled_mark_usd_1e9: string | null;
+}
+
+export interface ReservationSnapshot {
+  id: number;
+  row_id: number;
+  remaining_qty_1e8: string;
+}
+
+/** Plain JSON: bigints as decimal strings, rows in id order. */
+export interface LedgerSnapshot {
+  version: typeof LEDGER_SNAPSHOT_VERSION;
+  mode: Mode;
+  next_row_id: number;
+  next_reservation_id: number;
+  rows: LedgerRowSnapshot[];
+  reservations: ReservationSnapshot[];
+  /** every fill id applied, in application order */
+  fill_ids: string[];
+}
+
+export type RestoreResult = { ok: true } | { ok: false; reason: string };
+
+// --- Integer helpers ----------------------------------------------------------------------------
+
+const ZERO = 0n;
+const QTY_SCALE = 100_000_000n;
+const PRICE_SCALE = 1_000_000_000n;
+const ONE_USD = 1_000_000_000n;
+
+/** n / d rounded toward -infinity (d > 0). */
+export function floorDiv(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  return n % d !== ZERO && n < ZERO ? q - 1n : q;
+}
+
+/** n / d rounded toward +infinity (d > 0). */
+export function ceilDiv(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  return n % d !== ZERO && n > ZERO ? q + 1n : q;
+}
+
+function abs(x: bigint): bigint {
+  return x < ZERO ? -x : x;
+}
+
+/** A safe-integer number or any bigint, as bigint; undefined for anything else. */
+function toBig(x: unknown): bigint | undefined {
+  if (typeof x === 'bigint') return x;
+  if (typeof x === 'number' && Number.isSafeInteger(x)) return BigInt(x);
+  return undefined;
+}
+
+function isLive(state: LifecycleState): boolean {
+  return state === 'active' || state === 'resolved';
+}
+
+function transferableOf(instrument: Instrument): boolean {
+  return instrument.kind === 'fiat' || instrument.kind === 'crypto';
+}
+
+// --- The ledger -----------------------------------------------------------------------------------
+
+export class Ledger {
+  readonly mode: Mode;
+  /** venue -> instrument key -> row */
+  private venues = new Map<string, Map<string, Row>>();
+  /** every row in id (creation) order */
+  private ordered: Row[] = [];
+  private reservations = new Map<number, Reservation>();
+  /**
+   * Every fill id applied. Exactly-once needs the whole history (a replay may present any old
+   * fill); the storage layer can bound it later with a fill-sequence watermark.
+   */
+  private fillIds = new Set<string>();
+  private nextRowId = 1;
+  private nextReservationId = 1;
+
+  constructor(mode: Mode = 'live') {
+    this.mode = mode;
+  }
+
+  /** A ledger in the snapshot's mode and state, or undefined when the snapshot is invalid. */
+  static fromSnapshot(snapshot: unknown): Ledger | undefined {
+    const parsed = parseSnapshot(snapshot);
+    if (typeof parsed === 'string') return undefined;
+    const ledger = new Ledger(parsed.mode);
+    ledger.install(parsed);
+    return ledger;
+  }
+
+  // --- reads ---
+
+  row(venue: string, instrument: Instrument): LedgerRow | undefined {
+    const row = this.venues.get(venue)?.get(instrumentKey(instrument));
+    return row === undefined ? undefined : copyRow(row);
+  }
+
+  /** Spot shorthand for `row(venue, instrumentForAsset(asset))`. */
+  asset(venue: string, asset: string): LedgerRow | undefined {
+    const row = this.venues.get(venue)?.get(asset);
+    return row === undefined ? undefined : copyRow(row);
+  }
+
+  /** Every row in id order, copies. */
+  rows(): LedgerRow[] {
+    return this.ordered.map(copyRow);
+  }
+
+  /** qty - locked of a spot asset; 0 when there is no row. */
+  available(venue: string, asset: string): bigint {
+    const row = this.venues.get(venue)?.get(asset);
+    return row === undefined ? ZERO : row.qty - row.locked;
+  }
+
+  hasFill(fillId: string): boolean {
+    return this.fillIds.has(fillId);
+  }
+
+  get fillCount(): number {
+    return this.fillIds.size;
+  }
+
+  /** Unconsumed quantity of a reservation, or undefined when it does not exist. */
+  reservation(id: number): bigint | undefined {
+    return this.reservations.get(id)?.remaining;
+  }
+
+  // --- seeding (venue balance polls) ---
+
+  /**
+   * Sets each asset's qty to the venue's balance. A new row (or one that was flat) takes its
+   * entry price from $1 for USD and stablecoins, else from `mark_usd_1e9` (0 when absent); a
+   * row that already holds a position keeps its cost basis. A zero balance for an asset with no
+   * row creates nothing. Locked quantities (our reservations) are untouched. Returns the changed
+   * rows; balances with a bad asset or amount are skipped and listed in `skipped`.
+   */
+  seed(venue: string, balances: readonly SeedBalance[]): { rows: LedgerRow[]; skipped: string[] } {
+    const changed: Row[] = [];
+    const skipped: string[] = [];
+    for (const b of balances) {
+      const qty = toBig(b.qty_1e8);
+      const mark = b.mark_usd_1e9 === undefined ? ZERO : toBig(b.mark_usd_1e9);
+      if (typeof b.asset !== 'string' || b.asset.length === 0 || qty === undefined || mark === undefined || mark < ZERO) {
+        skipped.push(String(b.asset));
+        continue;
+      }
+      const existing = this.venues.get(venue)?.get(b.asset);
+      if (existing === undefined && qty === ZERO) continue;
+      if (existing !== undefined && existing.qty === qty) continue;
+      const row = existing ?? this.createRow(venue, instrumentForAsset(b.asset), b.asset);
+      if (row.qty === ZERO) row.entry = isDollarAsset(b.asset) ? ONE_USD : mark;
+      row.qty = qty;
+      settleLifecycle(row);
+      changed.push(row);
+    }
+    return { rows: changed.map(copyRow), skipped };
+  }
+
+  // --- reservations (pre-trade risk) ---
+
+  /**
+   * Locks `qty_1e8` of an asset for an open order. False when the amount is not a positive
+   * integer or exceeds what is available (qty - locked): two orders cannot spend the same cash.
+   */
+  reserve(venue: string, asset: string, qty_1e8: IntLike): number | false {
+    const qty = toBig(qty_1e8);
+    if (qty === undefined || qty <= ZERO) return false;
+    const row = this.venues.get(venue)?.get(asset);
+    if (row === undefined || row.qty - row.locked < qty) return false;
+    row.locked += qty;
+    const id = this.nextReservationId++;
+    this.reservations.set(id, { id, row, remaining: qty });
+    return id;
+  }
+
+  /**
+   * Spends up to `qty_1e8` of a reservation (a fill happened): the reservation and the row's
+   * locked qty shrink by the same amount, never below 0. Returns what remains reserved, or
+   * false for an unknown id or a bad amount. A reservation lives until `release`.
+   */
+  consume(id: number, qty_1e8: IntLike): bigint | false {
+    const res = this.reservations.get(id);
+    const qty = toBig(qty_1e8);
+    if (res === undefined || qty === undefined || qty < ZERO) return false;
+    const take = qty < res.remaining ? qty : res.remaining;
+    res.remaining -= take;
+    res.row.locked -= take;
+    return res.remaining;
+  }
+
+  /** Ends a reservation, unlocking what it still held. Returns that amount, or false if unknown. */
+  release(id: number): bigint | false {
+    const res = this.reservations.get(id);
+    if (res === undefined) return false;
+    res.row.locked -= res.remaining;
+    this.reservations.delete(id);
+    return res.remaining;
+  }
+
+  // --- fills ---
+
+  applyFill(fill: SpotFill): ApplyFillResult {
+    if (typeof fill.fill_id !== 'string' || fill.fill_id.length === 0) return { status: 'rejected', reason: 'invalid_fill_id' };
+    if (this.fillIds.has(fill.fill_id)) return { status: 'duplicate' };
+    if (fill.side !== 'buy' && fill.side !== 'sell') return { status: 'rejected', reason: 'invalid_side' };
+    const parts = parseSymbol(fill.symbol);
+    if (parts === undefined || parts.base === parts.quote) return { status: 'rejected', reason: 'invalid_symbol' };
+    const qty = toBig(fill.qty_1e8);
+    const price = toBig(fill.price_1e9);
+    const fee = toBig(fill.fee_1e9);
+    const feeQty = toBig(fill.fee_qty_1e8);
+    const quoteUsdIn = toBig(fill.quote_usd_1e9);
+    if (
+      qty === undefined || qty <= ZERO ||
+      price === undefined || price <= ZERO ||
+      fee === undefined || feeQty === undefined ||
+      quoteUsdIn === undefined || quoteUsdIn <= ZERO
+    ) {
+      return { status: 'rejected', reason: 'invalid_amount' };
+    }
+    if (feeQty !== ZERO && (typeof fill.fee_asset !== 'string' || fill.fee_asset.length === 0)) {
+      return { status: 'rejected', reason: 'invalid_fee_asset' };
+    }
+
+    const { base, quote } = parts;
+    const buy = fill.side === 'buy';
+    // $1 quotes are booked at exactly $1 so USD value is conserved across the two legs.
+    const quoteUsd = isDollarAsset(quote) ? ONE_USD : quoteUsdIn;
+    // Quote amount in qty_1e8: price_1e9 x qty_1e8 / 1e9, rounded against the client.
+    const gross = price * qty;
+    const quoteAmt = buy ? ceilDiv(gross, PRICE_SCALE) : floorDiv(gross, PRICE_SCALE);
+
+    const venue = fill.venue;
+    const baseRow = this.rowFor(venue, base);
+    const quoteRow = this.rowFor(venue, quote);
+    const res = fill.reservation === undefined ? undefined : this.reservations.get(fill.reservation);
+    let debited = ZERO; // what this fill took from the reserved row
+
+    // 1. base leg at USD price = price x quote_usd / 1e9 (exact fraction, one rounding).
+    const baseDelta = buy ? qty : -qty;
+    trade(baseRow, baseDelta, price * quoteUsd, PRICE_SCALE);
+    if (res !== undefined && res.row === baseRow && baseDelta < ZERO) debited -= baseDelta;
+    // 2. quote leg at USD price = quote_usd.
+    const quoteDelta = buy ? -quoteAmt : quoteAmt;
+    trade(quoteRow, quoteDelta, quoteUsd, 1n);
+    if (res !== undefined && res.row === quoteRow && quoteDelta < ZERO) debited -= quoteDelta;
+    // 3. fee leg: a quantity change only; its USD value goes on the base row.
+    let feeRow: Row | undefined;
+    if (feeQty !== ZERO) {
+      const existed = this.venues.get(venue)?.get(fill.fee_asset) !== undefined;
+      feeRow = this.rowFor(venue, fill.fee_asset);
+      if (!existed || feeRow.qty === ZERO) {
+        // A row the fee opens has no cost basis but the fee's own price: |fee_usd| / |fee_qty|.
+        feeRow.entry = isDollarAsset(fill.fee_asset) ? ONE_USD : floorDiv(abs(fee) * QTY_SCALE, abs(feeQty));
+      }
+      feeRow.qty -= feeQty;
+      if (res !== undefined && res.row === feeRow && feeQty > ZERO) debited += feeQty;
+    }
+    baseRow.fees += fee;
+
+    // 4. reservation: spend what the fill took from the reserved row, up to what is left.
+    let consumed = ZERO;
+    if (res !== undefined && debited > ZERO) {
+      consumed = debited < res.remaining ? debited : res.remaining;
+      res.remaining -= consumed;
+      res.row.locked -= consumed;
+    }
+
+    this.fillIds.add(fill.fill_id);
+    const changed: Row[] = [baseRow, quoteRow];
+    if (feeRow !== undefined && feeRow !== baseRow && feeRow !== quoteRow) changed.push(feeRow);
+    for (const row of changed) settleLifecycle(row);
+    return { status: 'applied', rows: changed.map(copyRow), consumed_qty_1e8: consumed };
+  }
+
+  // --- the API view ---
+
+  /**
+   * The spec's `{positions, totals}` over the rows that pass the filters, in id order. Prices:
+   * USD and stablecoins 1e9; other rows `marks(asset)` when it is a positive safe integer, else
+   * the entry price; settled event contracts their settled mark.
+   */
+  view(marks: MarkFn, filters: PositionFilters = {}): PositionsView {
+    const venues = filters.venues === undefined ? undefined : new Set(filters.venues);
+    const kinds = filters.kinds === undefined ? undefined : new Set<string>(filters.kinds);
+    const includeClosed = filters.include_closed === true;
+    const positions: PositionView[] = [];
+    let nav = ZERO;
+    let cash = ZERO;
+    let unrealized = ZERO;
+    let realized = ZERO;
+    let fees = ZERO;
+    for (const row of this.ordered) {
+      if (venues !== undefined && !venues.has(row.venue)) continue;
+      if (kinds !== undefined && !kinds.has(row.instrument.kind)) continue;
+      if (!includeClosed && !isLive(row.lifecycle.state)) continue;
+      const price = markOf(row, marks);
+      // Value rounded toward -inf, entry value toward +inf: unrealized never flatters the client.
+      const value = floorDiv(row.qty * price, QTY_SCALE);
+      const upnl = value - ceilDiv(row.qty * row.entry, QTY_SCALE);
+      nav += value;
+      unrealized += upnl;
+      realized += row.realized;
+      fees += row.fees;
+      const inst = row.instrument;
+      if (inst.kind === 'fiat' || (inst.kind === 'crypto' && STABLE_SET.has(inst.symbol))) cash += value;
+      const view: PositionView = {
+        id: row.id,
+        venue: row.venue,
+        instrument: { ...inst },
+        qty_1e8: Number(row.qty),
+        locked_qty_1e8: Number(row.locked),
+        available_qty_1e8: Number(row.qty - row.locked),
+        entry_price_usd_1e9: Number(row.entry),
+        current_value_usd_1e9: Number(value),
+        unrealized_pnl_usd_1e9: Number(upnl),
+        realized_pnl_usd_1e9: Number(row.realized),
+        fees_usd_1e9: Number(row.fees),
+        lifecycle: { ...row.lifecycle },
+        transferable: transferableOf(inst),
+        settled: row.settled,
+        is_sandbox: this.mode === 'sandbox',
+      };
+      if (inst.kind !== 'fiat') view.current_price_usd_1e9 = Number(price);
+      if (inst.kind === 'event_contract') view.settled_mark_usd_1e9 = row.settledMark === null ? null : Number(row.settledMark);
+      positions.push(view);
+    }
+    return {
+      positions,
+      totals: {
+        nav_usd_1e9: Number(nav),
+        cash_usd_1e9: Number(cash),
+        unrealized_pnl_usd_1e9: Number(unrealized),
+        realized_pnl_usd_1e9: Number(realized),
+        fees_usd_1e9: Number(fees),
+        num_positions: positions.length,
+      },
+    };
+  }
+
+  // --- persistence ---
+
+  snapshot(): LedgerSnapshot {
+    return {
+      version: LEDGER_SNAPSHOT_VERSION,
+      mode: this.mode,
+      next_row_id: this.nextRowId,
+      next_reservation_id: this.nextReservationId,
+      rows: this.ordered.map((r) => ({
+        id: r.id,
+        venue: r.venue,
+        instrument: { ...r.instrument },
+        qty_1e8: r.qty.toString(),
+        locked_qty_1e8: r.locked.toString(),
+        entry_price_usd_1e9: r.entry.toString(),
+        realized_pnl_usd_1e9: r.realized.toString(),
+        fees_usd_1e9: r.fees.toString(),
+        lifecycle: { ...r.lifecycle },
+        settled: r.settled,
+        settled_mark_usd_1e9: r.settledMark === null ? null : r.settledMark.toString(),
+      })),
+      reservations: [...this.reservations.values()].map((r) => ({
+        id: r.id,
+        row_id: r.row.id,
+        remaining_qty_1e8: r.remaining.toString(),
+      })),
+      fill_ids: [...this.fillIds],
+    };
+  }
+
+  /**
+   * Replaces the whole state with a snapshot (for example `JSON.parse` of one read from LMDB).
+   * Validates everything first; on failure the ledger is unchanged. The snapshot must be of this
+   * ledger's mode (a sandbox snapshot never becomes live state).
+   */
+  restore(snapshot: unknown): RestoreResult {
+    const parsed = parseSnapshot(snapshot);
+    if (typeof parsed === 'string') return { ok: false, reason: parsed };
+    if (parsed.mode !== this.mode) return { ok: false, reason: `snapshot is ${parsed.mode}, ledger is ${this.mode}` };
+    this.install(parsed);
+    return { ok: true };
+  }
+
+  // --- internals ---
+
+  private install(parsed: ParsedState): void {
+    this.venues = parsed.venues;
+    this.ordered = parsed.ordered;
+    this.reservations = parsed.reservations;
+    this.fillIds = parsed.fillIds;
+    this.nextRowId = parsed.nextRowId;
+    this.nextReservationId = parsed.nextReservationId;
+  }
+
+  private rowFor(venue: string, asset: string): Row {
+    return this.venues.get(venue)?.get(asset) ?? this.createRow(venue, instrumentForAsset(asset), asset);
+  }
+
+  private createRow(venue: string, instrument: Instrument, key: string): Row {
+    const row: Row = {
+      id: this.nextRowId++,
+      venue,
+      instrument,
+      key,
+      qty: ZERO,
+      locked: ZERO,
+      entry: ZERO,
+      realized: ZERO,
+      fees: ZERO,
+      lifecycle: { state: 'active' },
+      settled: false,
+      settledMark: null,
+    };
+    let byKey = this.venues.get(venue);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.venues.set(venue, byKey);
+    }
+    byKey.set(key, row);
+    this.ordered.push(row);
+    return row;
+  }
+}
+
+/**
+ * Books a signed quantity change at a USD price of `pxNum / pxDen` (x 1e9) with average cost:
+ * - opening or adding (same sign, or from flat): entry = weighted average of the old entry and
+ *   the price, rounded against the holder (up for a long, down for a short);
+ * - reducing: realized += sign(qty) x closed x (price - entry) / 1e8, rounded toward -inf; entry
+ *   unchanged; the part that flips through zero opens at the price.
+ * A long is the spot case; shorts arrive with perps (and as the trace of a venue overselling).
+ */
+function trade(row: Row, delta: bigint, pxNum: bigint, pxDen: bigint): void {
+  if (delta === ZERO) return;
+  const q = row.qty;
+  if (q === ZERO || q > ZERO === delta > ZERO) {
+    const aq = abs(q);
+    const ad = abs(delta);
+    const num = aq * row.entry * pxDen + ad * pxNum;
+    const den = (aq + ad) * pxDen;
+    row.entry = delta > ZERO ? ceilDiv(num, den) : floorDiv(num, den);
+    row.qty = q + delta;
+    return;
+  }
+  const aq = abs(q);
+  const ad = abs(delta);
+  const closed = ad < aq ? ad : aq;
+  const sign = q > ZERO ? 1n : -1n;
+  row.realized += floorDiv(sign * closed * (pxNum - row.entry * pxDen), QTY_SCALE * pxDen);
+  row.qty = q + delta;
+  if (ad > aq) row.entry = row.qty > ZERO ? ceilDiv(pxNum, pxDen) : floorDiv(pxNum, pxDen);
+}
+
+/** qty 0 closes a row (from any state); a closed row that holds something again is active. */
+function settleLifecycle(row: Row): void {
+  if (row.qty === ZERO) {
+    if (row.lifecycle.state !== 'closed') row.lifecycle = { state: 'closed' };
+  } else if (row.lifecycle.state === 'closed') {
+    row.lifecycle = { state: 'active' };
+  }
+}
+
+function markOf(row: Row, marks: MarkFn): bigint {
+  const inst = row.instrument;
+  if (inst.kind === 'fiat' && inst.code === 'USD') return ONE_USD;
+  if (inst.kind === 'crypto' && STABLE_SET.has(inst.symbol)) return ONE_USD;
+  if (inst.kind === 'event_contract' && row.settled && row.settledMark !== null) return row.settledMark;
+  const m = marks(markAssetOf(inst), inst);
+  const floor = inst.kind === 'event_contract' ? 0 : 1; // an event contract can trade at 0
+  return typeof m === 'number' && Number.isSafeInteger(m) && m >= floor ? BigInt(m) : row.entry;
+}
+
+function copyRow(r: Row): LedgerRow {
+  return {
+    id: r.id,
+    venue: r.venue,
+    instrument: { ...r.instrument },
+    qty_1e8: r.qty,
+    locked_qty_1e8: r.locked,
+    available_qty_1e8: r.qty - r.locked,
+    entry_price_usd_1e9: r.entry,
+    realized_pnl_usd_1e9: r.realized,
+    fees_usd_1e9: r.fees,
+    lifecycle: { ...r.lifecycle },
+    transferable: transferableOf(r.instrument),
+    settled: r.settled,
+    settled_mark_usd_1e9: r.settledMark,
+  };
+}
+
+// --- Snapshot parsing ---------------------------------------------------------------------------
+
+const BIGINT_TEXT = /^-?(0|[1-9][0-9]*)$/;
+
+function bigOf(x: unknown): bigint | undefined {
+  return typeof x === 'string' && BIGINT_TEXT.test(x) ? BigInt(x) : undefined;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isPosInt(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
+}
+
+function isStr(x: unknown): x is string {
+  return typeof x === 'string' && x.length > 0;
+}
+
+function isNullableStr(x: unknown): x is string | null {
+  return x === null || typeof x === 'string';
+}
+
+function isNullableNum(x: unknown): x is number | null {
+  return x === null || (typeof x === 'number' && Number.isFinite(x));
+}
+
+function parseInstrument(x: unknown): Instrument | undefined {
+  if (!isRecord(x)) return undefined;
+  switch (x.kind) {
+    case 'fiat':
+      return isStr(x.code) ? { kind: 'fiat', code: x.code } : undefined;
+    case 'crypto':
+      return isStr(x.symbol) ? { kind: 'crypto', symbol: x.symbol } : undefined;
+    case 'perp':
+      return isStr(x.symbol) && isStr(x.base) ? { kind: 'perp', symbol: x.symbol, base: x.base } : undefined;
+    case 'event_contract':
+      return isStr(x.market_slug) && typeof x.outcome === 'string' && isNullableStr(x.token_id) && isNullableNum(x.expiry_ts)
+        ? { kind: 'event_contract', market_slug: x.market_slug, outcome: x.outcome, token_id: x.token_id, expiry_ts: x.expiry_ts }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function num(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+function parseLifecycle(x: unknown): Lifecycle | undefined {
+  if (!isRecord(x)) return undefined;
+  switch (x.state) {
+    case 'active':
+    case 'closed':
+      return { state: x.state };
+    case 'resolved':
+      return num(x.resolved_at) && num(x.economic_value_usd_1e9)
+        ? { state: 'resolved', resolved_at: x.resolved_at, economic_value_usd_1e9: x.economic_value_usd_1e9 }
+        : undefined;
+    case 'redeemed':
+      return num(x.resolved_at) && num(x.economic_value_usd_1e9) && num(x.redeemed_at) && num(x.cash_received_usd_1e9)
+        ? {
+            state: 'redeemed',
+            resolved_at: x.resolved_at,
+            economic_value_usd_1e9: x.economic_value_usd_1e9,
+            redeemed_at: x.redeemed_at,
+            cash_received_usd_1e9: x.cash_received_usd_1e9,
+          }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+interface ParsedState {
+  mode: Mode;
+  venues: Map<string, Map<string, Row>>;
+  ordered: Row[];
+  reservations: Map<number, Reservation>;
+  fillIds: Set<string>;
+  nextRowId: number;
+  nextReservationId: number;
+}
+
+function parseSnapshot(s: unknown): ParsedState | string {
+  if (!isRecord(s)) return 'not an object';
+  if (s.version !== LEDGER_SNAPSHOT_VERSION) return `unsupported version ${String(s.version)}`;
+  if (s.mode !== 'live' && s.mode !== 'sandbox') return 'bad mode';
+  if (!isPosInt(s.next_row_id) || !isPosInt(s.next_reservation_id)) return 'bad id counters';
+  if (!Array.isArray(s.rows) || !Array.isArray(s.reservations) || !Array.isArray(s.fill_ids)) return 'missing arrays';
+  const venues = new Map<string, Map<string, Row>>();
+  const ordered: Row[] = [];
+  const byId = new Map<number, Row>();
+  for (const r of s.rows as unknown[]) {
+    if (!isRecord(r) || !isPosInt(r.id) || !isStr(r.venue)) return 'bad row';
+    const instrument = parseInstrument(r.instrument);
+    const lifecycle = parseLifecycle(r.lifecycle);
+    const qty = bigOf(r.qty_1e8);
+    const locked = bigOf(r.locked_qty_1e8);
+    const entry = bigOf(r.entry_price_usd_1e9);
+    const realized = bigOf(r.realized_pnl_usd_1e9);
+    const fees = bigOf(r.fees_usd_1e9);
+    const settledMark = r.settled_mark_usd_1e9 === null ? null : bigOf(r.settled_mark_usd_1e9);
+    if (
+      instrument === undefined || lifecycle === undefined || qty === undefined || locked === undefined || locked < ZERO ||
+      entry === undefined || realized === undefined || fees === undefined || settledMark === undefined ||
+      typeof r.settled !== 'boolean'
+    ) {
+      return `bad row ${r.id}`;
+    }
+    if (r.id >= s.next_row_id || byId.has(r.id)) return `bad row id ${r.id}`;
+    const key = instrumentKey(instrument);
+    let byKey = venues.get(r.venue);
+    if (byKey === undefined) {
+      byKey = new Map();
+      venues.set(r.venue, byKey);
+    }
+    if (byKey.has(key)) return `duplicate row ${r.venue} ${key}`;
+    const row: Row = { id: r.id, venue: r.venue, instrument, key, qty, locked, entry, realized, fees, lifecycle, settled: r.settled, settledMark };
+    byKey.set(key, row);
+    byId.set(r.id, row);
+    ordered.push(row);
+  }
+  ordered.sort((a, b) => a.id - b.id);
+  const reservations = new Map<number, Reservation>();
+  const reservedByRow = new Map<Row, bigint>();
+  for (const x of s.reservations as unknown[]) {
+    if (!isRecord(x) || !isPosInt(x.id) || !isPosInt(x.row_id)) return 'bad reservation';
+    const row = byId.get(x.row_id);
+    const remaining = bigOf(x.remaining_qty_1e8);
+    if (row === undefined || remaining === undefined || remaining < ZERO) return `bad reservation ${x.id}`;
+    if (x.id >= s.next_reservation_id || reservations.has(x.id)) return `bad reservation id ${x.id}`;
+    reservations.set(x.id, { id: x.id, row, remaining });
+    reservedByRow.set(row, (reservedByRow.get(row) ?? ZERO) + remaining);
+  }
+  // Locked covers at least the open reservations (later it also holds perp margin).
+  for (const [row, reserved] of reservedByRow) if (row.locked < reserved) return `row ${row.id} locks less than its reservations`;
+  const fillIds = new Set<string>();
+  for (const id of s.fill_ids as unknown[]) {
+    if (!isStr(id)) return 'bad fill id';
+    fillIds.add(id);
+  }
+  return {
+    mode: s.mode,
+    venues,
+    ordered,
+    reservations,
+    fillIds,
+    nextRowId: s.next_row_id,
+    nextReservationId: s.next_reservation_id,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The cost model (spec, Smart order routing rule 2) and the routing version (rule 7). Shared by
+ * the fast router (sor.ts) and the reference router (sor-reference.ts), so the two can only
+ * differ in how they sweep, never in what a level costs.
+ *
+ * Cost of taking a level, bps relative to the arrival mid, positive = worse for us:
+ *
+ *     cost = slippage(price) + venue terms + impact(S)
+ *
+ *     slippage(price) = side x (price - mid) / mid x 10,000        (side = +1 buy, -1 sell)
+ *     venue terms     = fee + latency_ms x latency_bps_per_ms + age_ms x freshness_bps_per_ms
+ *                       (+ adverse_selection_bps + reject_rate x reject_penalty_bps   in v2, v3)
+ *     impact(S)       = 0                                           (v1)
+ *                     = k x S                                       (v2)
+ *                     = k x S x (1 + S / Q)                         (v3)
+ *
+ * with S the base units (qty_1e8 / 1e8) already routed to this venue by this order before the
+ * level, Q the order's size in base units and k = impact_bps_per_unit. v3's quadratic term
+ * makes concentration expensive: a venue that takes the whole order pays twice v2's impact on
+ * its last unit, so v3 spreads large orders across more venues.
+ *
+ * Within one venue the cost never decreases from one level to the next (price gets worse, S
+ * only grows, k >= 0), which is what lets the sweep merge the venues' books instead of sorting.
+ */
+import type { RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
+
+const QTY_UNIT = 100_000_000;
+
+/**
+ * Routing version 1..3 from `node_order_id` (rule 7): FNV-1a over the UTF-16 code units, mod 3.
+ * Deterministic across processes and restarts; spread evenly (test/unit/sor.test.ts).
+ */
+export function routingVersion(node_order_id: string): RoutingVersion {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < node_order_id.length; i++) {
+    h ^= node_order_id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (((h >>> 0) % 3) + 1) as RoutingVersion;
+}
+
+/** Book age in ms at decision time (a book stamped in the future counts as fresh). */
+export function bookAgeMs(view: VenueView, now_ns: number): number {
+  const age = now_ns - view.last_update_ns;
+  return age > 0 ? age / 1_000_000 : 0;
+}
+
+/** The venue's constant cost terms for this order. */
+export function venueCostTerms(
+  view: VenueView,
+  version: RoutingVersion,
+  isMarket: boolean,
+  now_ns: number,
+  o: Readonly<SorOptions>,
+): VenueCostTerms {
+  const stats = version === 1 ? undefined : view.stats;
+  return {
+    fee_bps: isMarket ? view.taker_bps : view.maker_bps,
+    latency_bps: view.latency_ms * o.latency_bps_per_ms,
+    freshness_bps: bookAgeMs(view, now_ns) * o.freshness_bps_per_ms,
+    adverse_selection_bps: stats === undefined ? 0 : stats.adverse_selection_bps,
+    reject_bps: stats === undefined ? 0 : stats.reject_rate * o.reject_penalty_bps,
+    impact_bps_per_unit: stats === undefined ? 0 : Math.max(0, stats.impact_bps_per_unit),
+  };
+}
+
+/** Sum of the constant terms, in one fixed order (both routers must add them identically). */
+export function constantCost(t: VenueCostTerms): number {
+  return t.fee_bps + t.latency_bps + t.freshness_bps + t.adverse_selection_bps + t.reject_bps;
+}
+
+/** Same sum straight from the view, without building the terms object (the hot path). */
+export function constantCostOf(
+  view: VenueView,
+  version: RoutingVersion,
+  isMarket: boolean,
+  now_ns: number,
+  o: Readonly<SorOptions>,
+): number {
+  const fee = isMarket ? view.taker_bps : view.maker_bps;
+  const latency = view.latency_ms * o.latency_bps_per_ms;
+  const freshness = bookAgeMs(view, now_ns) * o.freshness_bps_per_ms;
+  const stats = version === 1 ? undefined : view.stats;
+  if (stats === undefined) return fee + latency + freshness + 0 + 0;
+  return fee + latency + freshness + stats.adverse_selection_bps + stats.reject_rate * o.reject_penalty_bps;
+}
+
+/** The impact slope used by the sweep (0 in v1 or without stats). */
+export function impactSlope(view: VenueView, version: RoutingVersion): number {
+  return version === 1 || view.stats === undefined ? 0 : Math.max(0, view.stats.impact_bps_per_unit);
+}
+
+/**
+ * Impact term for a venue that already holds `allocated1e8` of an order of `orderQty1e8`.
+ */
+export function impactBps(version: RoutingVersion, k: number, allocated1e8: number, orderQty1e8: number): number {
+  if (version === 1 || k === 0 || allocated1e8 === 0) return 0;
+  const s = allocated1e8 / QTY_UNIT;
+  if (version === 2) return k * s;
+  return k * s * (1 + allocated1e8 / orderQty1e8);
+}
+
+/**
+ * Slippage of one level in bps: `(key - midKey) * bpsPerUnit` with key = side x price,
+ * midKey = side x mid and bpsPerUnit = 10,000 / mid, the form both routers evaluate.
+ */
+export function slippageBps(key: number, midKey: number, bpsPerUnit: number): number {
+  return (key - midKey) * bpsPerUnit;
+}
+
+/** Output rounding of every bps figure on the plan: 1e-4 bps, enough to read and stable to compare. */
+export function roundBps(x: number): number {
+  // + 0 turns -0 into 0: a plan never shows a negative zero.
+  return Math.round(x * 10_000) / 10_000 + 0;
+}

@@ -1,0 +1,110 @@
+import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
+import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
+import type { Ledger } from '../../actors/ledger/ledger.ts';
+import type { BookEntry } from '../../actors/market/directory.ts';
+import { edgeKey } from '../../actors/market/directory.ts';
+import type { VenueView } from '../../actors/router/sor-types.ts';
+import type { BestSingleVenue } from '../../actors/tca/tca.ts';
+import { parseSymbol } from '../../domain/market.ts';
+import { QTY_SCALE } from '../../domain/units.ts';
+import type { Endpoint } from '../../engine/endpoint.ts';
+
+/** Depth each edge reports for routing: the SOR's 50 levels. */
+export const ROUTING_DEPTH = 50;
+const BOOK_TIMEOUT_MS = 500;
+
+/**
+ * Builds the router's per-venue views of a symbol: each feeding edge's own book (asked through
+ * the rings, in parallel), whether it answered, the caller's credentials and balances there.
+ */
+export async function venueViews(
+  endpoint: Endpoint,
+  entry: BookEntry,
+  credentialed: ReadonlySet<string>,
+  ledger: Ledger,
+): Promise<VenueView[]> {
+  const parts = parseSymbol(entry.symbol)!;
+  const books = await Promise.all(
+    entry.edges.map((edge) =>
+      endpoint
+        .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)
+        .catch(() => null),
+    ),
+  );
+  return entry.edges.map((edge, i) => {
+    const spec = edgeSpec(edge)!;
+    const listing = listingOf(edge, entry.symbol)!;
+    const book = books[i] ?? null;
+    const bids = levelsOf(book?.bids ?? []);
+    const asks = levelsOf(book?.asks ?? []);
+    const venue = entry.venues[i]!;
+    return {
+      venue,
+      edge_id: edge,
+      listed: true,
+      online: book !== null,
+      last_update_ns: book?.ts_ns ?? 0,
+      has_credentials: credentialed.has(venue),
+      base_available_1e8: Number(ledger.available(venue, parts.base)),
+      quote_available_1e8: Number(ledger.available(venue, parts.quote)),
+      bids_px: bids.px,
+      bids_qty: bids.qty,
+      bid_count: bids.count,
+      asks_px: asks.px,
+      asks_qty: asks.qty,
+      ask_count: asks.count,
+      maker_bps: spec.maker_bps,
+      taker_bps: spec.taker_bps,
+      latency_ms: spec.market.latency_ms,
+      rules: listing.rules,
+    };
+  });
+}
+
+function levelsOf(flat: number[]): { px: Float64Array; qty: Float64Array; count: number } {
+  const count = flat.length >> 1;
+  const px = new Float64Array(count);
+  const qty = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    px[i] = flat[2 * i]!;
+    qty[i] = flat[2 * i + 1]!;
+  }
+  return { px, qty, count };
+}
+
+/**
+ * The TCA benchmark: the cheapest single venue (price plus taker fee) that could have filled the
+ * whole order alone from its book at arrival; null when none could.
+ */
+export function bestSingleVenue(views: readonly VenueView[], side: 'buy' | 'sell', qty_1e8: number): BestSingleVenue | null {
+  let best: BestSingleVenue | null = null;
+  let bestCost = Infinity;
+  for (const v of views) {
+    if (!v.online) continue;
+    const px = side === 'buy' ? v.asks_px : v.bids_px;
+    const qty = side === 'buy' ? v.asks_qty : v.bids_qty;
+    const count = side === 'buy' ? v.ask_count : v.bid_count;
+    let left = qty_1e8;
+    let notional = 0n;
+    for (let i = 0; i < count && left > 0; i++) {
+      const take = Math.min(left, qty[i]!);
+      notional += BigInt(px[i]!) * BigInt(take);
+      left -= take;
+    }
+    if (left > 0) continue;
+    const avg = Number(notional / BigInt(qty_1e8));
+    const cost = side === 'buy' ? avg * (1 + v.taker_bps / 10_000) : -avg * (1 - v.taker_bps / 10_000);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = { venue: v.venue, avg_price_1e9: avg, fee_bps: v.taker_bps };
+    }
+  }
+  return best;
+}
+
+/** Quote units (qty_1e8 of the quote asset) that `qty_1e8` costs at `price_1e9`, rounded up. */
+export function quoteCost1e8(price_1e9: number, qty_1e8: number): number {
+  return Number((BigInt(price_1e9) * BigInt(qty_1e8) + BigInt(1e9 - 1)) / BigInt(1e9));
+}
+
+export const UNIT = QTY_SCALE;

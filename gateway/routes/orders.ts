@@ -1,0 +1,260 @@
+import { Type, type Static } from 'typebox';
+import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord } from '../../domain/orders.ts';
+import { isTerminal } from '../../domain/orders.ts';
+import { VENUES } from '../../domain/market.ts';
+import type { GatewayContext } from '../context.ts';
+import { Errors } from '../errors.ts';
+import { principalOf, type RouteSpec } from '../http/route.ts';
+import type { OrderRequest } from '../execution/service.ts';
+
+const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
+
+const Constraints = Type.Object(
+  {
+    horizon_ms: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    max_price_1e9: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    participation_limit_bps: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
+    urgency: Type.Optional(Type.Union([Type.String({ enum: ['low', 'medium', 'high'] }), Type.Null()])),
+  },
+  { $id: 'OrderConstraintsRest', additionalProperties: false },
+);
+
+export const OrderRequestSchema = Type.Object(
+  {
+    client_order_id: Id,
+    symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    instrument: Type.Optional(
+      Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }), type: Type.Optional(Type.String({ enum: ['spot', 'perp'] })) }, { additionalProperties: false }),
+    ),
+    side: Type.String({ enum: ['buy', 'sell'] }),
+    qty_1e8: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }),
+    order_type: Type.String({ enum: ['market', 'limit'] }),
+    limit_price_1e9: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 })),
+    time_in_force: Type.Optional(Type.String({ enum: ['ioc', 'gtc', 'fok'], description: 'market defaults to ioc, limit to gtc (gtc not yet supported: rejected)' })),
+    venue: Type.Optional(Type.String({ enum: [...VENUES], description: 'forces single-venue execution' })),
+    constraints: Type.Optional(Type.Union([Constraints, Type.Null()])),
+    start_armed: Type.Optional(Type.Boolean({ description: 'park as an armed graph until POST /v1/execution_graphs/{graph_id}/activate' })),
+  },
+  { $id: 'OrderRequest', additionalProperties: false },
+);
+
+const OrderRest = Type.Object(
+  {
+    node_order_id: Type.String(),
+    client_id: Type.String(),
+    client_order_id: Type.String(),
+    side: Type.String(),
+    symbol: Type.String(),
+    qty_1e8: Type.Integer(),
+    filled_qty_1e8: Type.Integer(),
+    status: Type.String({ enum: [...ORDER_STATUSES] }),
+    execution_type: Type.String({ enum: ['graph', 'armed', 'adopted'] }),
+    venue_state: Type.String(),
+    reconciliation_state: Type.String(),
+    created_unix_ns: Type.Integer({ minimum: 0 }),
+    updated_unix_ns: Type.Integer({ minimum: 0 }),
+    routing_version: Type.Integer({ minimum: 1, maximum: 3 }),
+    tca: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    fills: Type.Union([Type.Array(Type.Object({}, { additionalProperties: true })), Type.Null()]),
+  },
+  { $id: 'OrderRest', additionalProperties: true },
+);
+
+const ListQuery = Type.Object({
+  symbol: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(Type.String({ description: '`open` for the working set, or a canonical status' })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'legacy; use after' })),
+  after: Type.Optional(Type.String({ maxLength: 200 })),
+  region: Type.Optional(Type.String({ maxLength: 64 })),
+  history: Type.Optional(Type.Boolean()),
+});
+
+const FillsQuery = Type.Object({
+  node_order_id: Type.Optional(Type.String({ maxLength: 200 })),
+  symbol: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
+  after: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+const tags = ['orders'];
+
+function encodeCursor(value: string | number): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function decodeCursor<T extends string | number>(cursor: string, kind: 'string' | 'number'): T {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (typeof value === kind) return value as T;
+  } catch {
+    // fall through
+  }
+  throw Errors.validation([{ field: 'after', message: 'not a cursor returned by this endpoint' }]);
+}
+
+export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
+  const execution = () => ctx.execution;
+  const store = () => ctx.storage.orders;
+  const withFills = (order: OrderRecord): FillRecord[] =>
+    order.fill_ids.map((id) => store().getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
+  return [
+    {
+      method: 'post',
+      path: '/v1/orders',
+      operationId: 'submitOrder',
+      summary: 'Submit an order; the smart order router splits it across venues',
+      description:
+        'Idempotent per client on client_order_id (or the Idempotency-Key header): the same request returns the original order with 200, a different one 409. ' +
+        'The order is durable before the answer; fills follow on the orders and fills WebSocket channels.',
+      tags,
+      auth: 'bearer',
+      body: OrderRequestSchema,
+      responses: {
+        201: { description: 'The accepted (or rejected) order', schema: OrderRest },
+        200: { description: 'The original order of a repeated request', schema: OrderRest },
+        409: { description: 'client_order_id reused with a different request (IDEMPOTENCY_CONFLICT)' },
+        503: { description: 'Kill switch active (DISPATCH_HALTED)' },
+      },
+      handler: async (req) => {
+        const body = req.body as OrderRequest;
+        if (body.order_type === 'limit' && body.limit_price_1e9 === undefined) {
+          throw Errors.validation([{ field: 'limit_price_1e9', message: 'is required for limit orders' }]);
+        }
+        if (body.symbol === undefined && body.instrument === undefined) {
+          throw Errors.validation([{ field: 'symbol', message: 'symbol or instrument is required' }]);
+        }
+        const { status, order } = await execution().submit(principalOf(req), body, req.idempotencyKey);
+        return { status, body: orderView(order) };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/orders/preview',
+      operationId: 'previewOrder',
+      summary: 'Size-aware fee, slippage and landed cost from the same router, without placing',
+      tags,
+      auth: 'bearer',
+      body: OrderRequestSchema,
+      responses: { 200: { description: 'The routing plan and landed cost' } },
+      handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), req.body as OrderRequest) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/orders',
+      operationId: 'listOrders',
+      summary: "The caller's orders in the key's mode, newest first",
+      tags,
+      auth: 'bearer',
+      query: ListQuery,
+      responses: { 200: { description: 'ListOrdersResp' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const q = req.query as Static<typeof ListQuery>;
+        const limit = q.limit ?? 100;
+        const status = q.status;
+        if (status !== undefined && status !== 'open' && !(ORDER_STATUSES as readonly string[]).includes(status)) {
+          throw Errors.validation([{ field: 'status', message: `must be open or one of ${ORDER_STATUSES.join(', ')}` }]);
+        }
+        const openOnly = status === 'open';
+        const filter = (o: OrderRecord) =>
+          (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) &&
+          (status === undefined || openOnly || o.status === status) &&
+          (q.history !== true || isTerminal(o.status));
+        let after = q.after === undefined ? undefined : decodeCursor<string>(q.after, 'string');
+        if (q.offset !== undefined && q.offset > 0 && after === undefined) {
+          // Legacy offset: skip that many from the newest.
+          const skipped = store().listOrders(p.client_id, p.mode, { limit: q.offset, filter, openOnly });
+          after = skipped.orders[skipped.orders.length - 1]?.node_order_id ?? '\u0000';
+        }
+        const page = store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly });
+        const total = store().countOrders(p.client_id, p.mode, (o) => filter(o) && (!openOnly || !isTerminal(o.status)));
+        const counts: Record<string, number> = {};
+        for (const o of page.orders) counts[o.status] = (counts[o.status] ?? 0) + 1;
+        return {
+          status: 200,
+          body: {
+            scope: 'client',
+            region: q.region ?? 'global',
+            orders: page.orders.map((o) => orderView(o)),
+            total,
+            limit,
+            has_more: page.last !== null,
+            next_cursor: page.last === null ? null : encodeCursor(page.last),
+            offset: q.offset ?? null,
+            sources: [{ source: q.history === true || (status !== undefined && status !== 'open') ? 'history_db' : 'engine', complete: true }],
+            counts,
+            venue_view: null,
+          },
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/orders/{node_order_id}',
+      operationId: 'getOrder',
+      summary: 'One order; expand=fills adds its fills',
+      tags,
+      auth: 'bearer',
+      params: Type.Object({ node_order_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      query: Type.Object({ expand: Type.Optional(Type.String({ maxLength: 100 })) }),
+      responses: { 200: { description: 'Order', schema: OrderRest }, 404: { description: 'Unknown order' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const order = store().getOrder(p.client_id, p.mode, req.params['node_order_id']!);
+        if (order === undefined) throw Errors.notFound(`order ${req.params['node_order_id']} not found`);
+        const expand = String(req.query['expand'] ?? '').split(',');
+        return { status: 200, body: orderView(order, expand.includes('fills') ? withFills(order) : undefined) };
+      },
+    },
+    {
+      method: 'delete',
+      path: '/v1/orders/{node_order_id}',
+      operationId: 'cancelOrder',
+      summary: 'Cancel an order: every venue leg',
+      tags,
+      auth: 'bearer',
+      params: Type.Object({ node_order_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      responses: { 200: { description: '{node_order_id, status}' }, 404: { description: 'Unknown order' } },
+      handler: async (req) => {
+        const order = await execution().cancel(principalOf(req), req.params['node_order_id']!);
+        return { status: 200, body: { node_order_id: order.node_order_id, status: order.status } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/fills',
+      operationId: 'listFills',
+      summary: "The caller's fills, newest first",
+      tags,
+      auth: 'bearer',
+      query: FillsQuery,
+      responses: { 200: { description: '{fills, total, limit, has_more, next_cursor}' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const q = req.query as Static<typeof FillsQuery>;
+        const limit = q.limit ?? 100;
+        const filter = (f: FillRecord) =>
+          (q.node_order_id === undefined || f.node_order_id === q.node_order_id) && (q.symbol === undefined || f.symbol === q.symbol.toUpperCase());
+        const after = q.after === undefined ? undefined : decodeCursor<number>(q.after, 'number');
+        const page = store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter });
+        const total = store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
+        return {
+          status: 200,
+          body: { fills: page.fills, total, limit, has_more: page.last !== null, next_cursor: page.last === null ? null : encodeCursor(page.last) },
+        };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/execution_graphs/{graph_id}/activate',
+      operationId: 'activateGraph',
+      summary: 'Activate an armed graph (an order submitted with start_armed)',
+      tags,
+      auth: 'bearer',
+      params: Type.Object({ graph_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      responses: { 200: { description: 'The activated order', schema: OrderRest }, 404: { description: 'Unknown graph' }, 409: { description: 'Not armed' } },
+      handler: async (req) => ({ status: 200, body: orderView(await execution().activate(principalOf(req), req.params['graph_id']!)) }),
+    },
+  ];
+}

@@ -1,0 +1,85 @@
+import { Type, type Static } from 'typebox';
+import { INSTRUMENT_KINDS, type InstrumentKind } from '../../actors/ledger/ledger.ts';
+import type { GatewayContext } from '../context.ts';
+import { Errors } from '../errors.ts';
+import { principalOf, type RouteSpec } from '../http/route.ts';
+
+const PositionsQuery = Type.Object({
+  venues: Type.Optional(Type.String({ description: 'comma list; default all' })),
+  kinds: Type.Optional(Type.String({ description: `comma list of ${INSTRUMENT_KINDS.join(', ')}; default all` })),
+  include_closed: Type.Optional(Type.Boolean({ default: false })),
+});
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter((v) => v !== ''));
+
+export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/v1/positions',
+      operationId: 'getPositions',
+      summary: 'Unified positions (fiat and crypto now) with NBBO marks and totals; a sandbox key sees the sandbox book',
+      tags: ['positions'],
+      auth: 'bearer',
+      query: PositionsQuery,
+      responses: { 200: { description: '{positions, totals, as_of_ns}' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const q = req.query as Static<typeof PositionsQuery>;
+        const kinds = list(q.kinds);
+        const bad = kinds?.filter((k) => !(INSTRUMENT_KINDS as readonly string[]).includes(k)) ?? [];
+        if (bad.length > 0) throw Errors.validation(bad.map((k) => ({ field: 'kinds', message: `unknown kind ${k}` })));
+        const venues = list(q.venues);
+        const view = ctx.execution.ledger(p.client_id, p.mode).view((asset) => ctx.execution.markOf(asset), {
+          ...(venues !== undefined ? { venues } : {}),
+          ...(kinds !== undefined ? { kinds: kinds as InstrumentKind[] } : {}),
+          include_closed: q.include_closed ?? false,
+        });
+        return { status: 200, body: { ...view, as_of_ns: Date.now() * 1_000_000 } };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/positions/sync',
+      operationId: 'syncPositions',
+      summary: 'Refresh cost basis from venue trade history (background)',
+      tags: ['positions'],
+      auth: 'bearer',
+      responses: { 200: { description: '{synced, message}' } },
+      handler: () => ({
+        status: 200,
+        body: {
+          synced: true,
+          message: 'the simulated venues report no trade history beyond the fills this service recorded; cost basis is already current',
+        },
+      }),
+    },
+    {
+      method: 'get',
+      path: '/v1/risk',
+      operationId: 'getRisk',
+      summary: 'Informational risk read-out: kill switch, limits, reservations, working orders, exposure',
+      tags: ['risk'],
+      auth: 'bearer',
+      responses: { 200: { description: 'Risk state' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const ledger = ctx.execution.ledger(p.client_id, p.mode);
+        const view = ledger.view((asset) => ctx.execution.markOf(asset));
+        const working = ctx.storage.orders.listOrders(p.client_id, p.mode, { limit: 1000, openOnly: true }).orders.length;
+        return {
+          status: 200,
+          body: {
+            kill_switch: ctx.killSwitch.state,
+            limits: { max_order_notional_usd_1e9: ctx.executionConfig.maxOrderNotionalUsd1e9 },
+            working_orders: working,
+            reserved: ledger.rows().filter((r) => r.locked_qty_1e8 > 0n).map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
+            nav_usd_1e9: view.totals.nav_usd_1e9,
+            cash_usd_1e9: view.totals.cash_usd_1e9,
+            gross_exposure_usd_1e9: view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((s, r) => s + Math.abs(r.current_value_usd_1e9), 0),
+          },
+        };
+      },
+    },
+  ];
+}

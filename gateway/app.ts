@@ -76,7 +76,11 @@ export class Gateway {
       quotes,
       killSwitch,
       (client, mode) => new Set(deps.storage.credentials.venues(client, mode)),
-      (channel, client, mode, data) => this.app.publish(privateTopic(channel, { client_id: client, mode }), dataFrame(channel, data)),
+      (channel, client, mode, data) => {
+        const topic = privateTopic(channel, { client_id: client, mode });
+        // Nobody listening: no frame is built.
+        if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
+      },
       executionConfig,
       deps.log,
     ));
@@ -110,6 +114,7 @@ export class Gateway {
       else this.context.broadcast(topic, payload);
     });
     this.tape.start();
+    execution.start();
 
     const routes: RouteSpec[] = [
       ...healthRoutes(this.context),

@@ -152,6 +152,15 @@ export class OrderStore {
     return { fills: out, last: null };
   }
 
+  /** The client's fills with id > `after`, ascending (ledger replay). */
+  fillsAfter(clientId: string, mode: Mode, after: number): FillRecord[] {
+    const out: FillRecord[] = [];
+    for (const { value } of this.db.fills.getRange({ start: [clientId, mode, after + 1], end: [clientId, mode, Number.MAX_SAFE_INTEGER] })) {
+      out.push(value as FillRecord);
+    }
+    return out;
+  }
+
   /** Every working order of every client: what a restart must reconcile. */
   openOrders(): OrderRecord[] {
     const out: OrderRecord[] = [];

@@ -26,8 +26,8 @@ function toMs(value: string, unit: string): number {
 }
 
 /** One wrk run: 1 thread, 50 keep-alive connections, loopback only. */
-export function runWrk(url: string, headers: string[], seconds: number): WrkFigures {
-  const args = ['-t1', `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url];
+export function runWrk(url: string, headers: string[], seconds: number, script?: string): WrkFigures {
+  const args = ['-t1', `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), ...headers.flatMap((h) => ['-H', h]), url];
   const out = execFileSync('wrk', args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const p50 = /\s50%\s+([\d.]+)(us|ms|s)/.exec(out);

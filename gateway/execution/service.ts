@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChildExecution, EdgeMessage } from '../../actors/edge/messages.ts';
 import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
-import { Ledger, isDollarAsset } from '../../actors/ledger/ledger.ts';
+import { Ledger, isDollarAsset, type LedgerSnapshot, type SpotFill } from '../../actors/ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../../actors/market/directory.ts';
 import { routingVersion } from '../../actors/router/sor-cost.ts';
 import type { RoutingPlan } from '../../actors/router/sor-types.ts';
@@ -45,6 +45,22 @@ export interface ExecutionConfig {
 export type Publish = (channel: 'orders' | 'fills' | 'routing' | 'tca', client: string, mode: Mode, data: unknown) => void;
 
 const CHILD_TIMEOUT_MS = 2_000;
+const LEDGER_CHECKPOINT_MS = 1_000;
+
+interface LedgerState {
+  client: string;
+  mode: Mode;
+  ledger: Ledger;
+  /** id of the last fill the ledger holds */
+  watermark: number;
+  dirty: boolean;
+}
+
+/** What LMDB keeps of a ledger: the snapshot without its fill-id history, and the last fill in it. */
+interface LedgerCheckpoint {
+  snapshot: LedgerSnapshot;
+  watermark: number;
+}
 /** Base assets a simulated account starts with, besides its cash. */
 const SIM_BASE_ASSETS: Record<string, number> = { BTC: 1, ETH: 10, SOL: 100 };
 const NODE_ID = 'node-1';
@@ -61,8 +77,9 @@ const HOME_REGION = 'local';
  *                   -> all children done -> final status + TCA -> LMDB + flushed -> publish
  */
 export class ExecutionService {
-  private readonly ledgers = new Map<string, Ledger>();
+  private readonly ledgers = new Map<string, LedgerState>();
   private readonly running = new Map<string, Promise<void>>();
+  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -75,20 +92,52 @@ export class ExecutionService {
     private readonly log: Logger,
   ) {}
 
-  /** The client's positions ledger in a mode, restored from LMDB on first use. */
+  /**
+   * The client's positions ledger in a mode. Fills are the durable truth; the ledger is a
+   * checkpoint (written at most once a second, without the fill-id history) plus the fills after
+   * its watermark, replayed here on first use after a restart. Reservations do not survive a
+   * restart: the orders that held them were reconciled.
+   */
   ledger(client: string, mode: Mode): Ledger {
+    return this.ledgerState(client, mode).ledger;
+  }
+
+  private ledgerState(client: string, mode: Mode): LedgerState {
     const key = `${client}|${mode}`;
-    let ledger = this.ledgers.get(key);
-    if (ledger === undefined) {
-      ledger = new Ledger(mode);
-      const snapshot = this.storage.orders.getLedger(client, mode);
-      if (snapshot !== undefined) {
-        const restored = ledger.restore(snapshot);
-        if (!restored.ok) this.log.error({ client_id: client, mode, reason: restored.reason }, 'ledger snapshot not restored');
-      }
-      this.ledgers.set(key, ledger);
+    let state = this.ledgers.get(key);
+    if (state !== undefined) return state;
+    const ledger = new Ledger(mode);
+    state = { client, mode, ledger, watermark: 0, dirty: false };
+    const stored = this.storage.orders.getLedger(client, mode) as LedgerCheckpoint | undefined;
+    if (stored !== undefined) {
+      const restored = ledger.restore(stored.snapshot);
+      if (!restored.ok) this.log.error({ client_id: client, mode, reason: restored.reason }, 'ledger checkpoint not restored');
+      for (const r of stored.snapshot.reservations) ledger.release(r.id);
+      state.watermark = stored.watermark;
     }
-    return ledger;
+    const parts = (symbol: string) => parseSymbol(symbol)!;
+    for (const fill of this.storage.orders.fillsAfter(client, mode, state.watermark)) {
+      ledger.applyFill(this.ledgerFill(fill, parts(fill.symbol).quote));
+      state.watermark = fill.id;
+    }
+    this.ledgers.set(key, state);
+    return state;
+  }
+
+  /** Writes the checkpoint of every ledger changed since the last one. */
+  checkpoint(): void {
+    for (const state of this.ledgers.values()) {
+      if (!state.dirty) continue;
+      state.dirty = false;
+      const snapshot = state.ledger.snapshot();
+      const checkpoint: LedgerCheckpoint = { snapshot: { ...snapshot, fill_ids: [] }, watermark: state.watermark };
+      this.storage.orders.putLedger(state.client, state.mode, checkpoint);
+    }
+  }
+
+  start(): void {
+    this.checkpointTimer = setInterval(() => this.checkpoint(), LEDGER_CHECKPOINT_MS);
+    this.checkpointTimer.unref();
   }
 
   /**
@@ -108,7 +157,8 @@ export class ExecutionService {
       ...Object.entries(SIM_BASE_ASSETS).map(([asset, qty]) => ({ asset, qty_1e8: qty * 1e8, mark_usd_1e9: this.markOf(asset) })),
     ];
     ledger.seed(venue, balances);
-    this.storage.orders.putLedger(client, mode, ledger.snapshot());
+    this.ledgerState(client, mode).dirty = true;
+    this.checkpoint();
     await this.storage.orders.durable();
   }
 
@@ -213,6 +263,9 @@ export class ExecutionService {
 
   async drain(): Promise<void> {
     await Promise.all(this.running.values());
+    clearInterval(this.checkpointTimer);
+    this.checkpoint();
+    await this.storage.orders.durable();
   }
 
   private resolve(request: OrderRequest): BookEntry {
@@ -407,23 +460,17 @@ export class ExecutionService {
         const reservation = reservations[i];
         const fills: FillRecord[] = [];
         if (result !== undefined) {
+          const state = this.ledgerState(order.client_id, order.mode);
           for (const f of result.fills) {
             const fill = this.fillRecord(order, child, result, f);
             const applied = ledger.applyFill({
-              fill_id: fill.fill_id,
-              venue: child.venue,
-              symbol: order.symbol,
-              side: order.side,
-              qty_1e8: f.qty_1e8,
-              price_1e9: f.price_1e9,
-              fee_1e9: f.fee_1e9,
-              fee_asset: parts.quote,
-              fee_qty_1e8: Math.ceil(f.fee_1e9 / 10),
-              // Every simulated quote currency is USD-pegged.
-              quote_usd_1e9: PRICE_SCALE,
+              ...this.ledgerFill(fill, parts.quote),
               ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
             });
             if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');
+            // The fill is put below in this same turn, before any checkpoint can be.
+            state.watermark = fill.id;
+            state.dirty = true;
             fills.push(fill);
             child.filled_qty_1e8 += f.qty_1e8;
             child.fee_1e9 += f.fee_1e9;
@@ -446,7 +493,6 @@ export class ExecutionService {
           // Fills, the order and the ledger in one commit, on disk before anyone hears of them.
           for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
           this.storage.orders.putOrder(order);
-          this.storage.orders.putLedger(order.client_id, order.mode, ledger.snapshot());
           await this.storage.orders.durable();
           for (const fill of fills) this.publish('fills', order.client_id, order.mode, fill);
           this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
@@ -469,7 +515,6 @@ export class ExecutionService {
     }
     if (order.filled_qty_1e8 > 0) order.tca = this.tca(order, views, started) as Record<string, unknown> | null;
     this.storage.orders.putOrder(order);
-    this.storage.orders.putLedger(order.client_id, order.mode, ledger.snapshot());
     await this.storage.orders.durable();
     this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
     if (order.tca !== null) this.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
@@ -495,6 +540,23 @@ export class ExecutionService {
         arrival_spread_bps: spreadBps,
       }) ?? null
     );
+  }
+
+  /** A durable fill as the ledger books it (the same mapping live and on replay). */
+  private ledgerFill(fill: FillRecord, quote: string): SpotFill {
+    return {
+      fill_id: fill.fill_id,
+      venue: fill.venue,
+      symbol: fill.symbol,
+      side: fill.side,
+      qty_1e8: fill.qty_1e8,
+      price_1e9: fill.price_1e9,
+      fee_1e9: fill.fee_1e9,
+      fee_asset: quote,
+      // USD 1e9 to quote units 1e8, rounded up against the client; quotes here are USD-pegged.
+      fee_qty_1e8: Math.ceil(fill.fee_1e9 / 10),
+      quote_usd_1e9: PRICE_SCALE,
+    };
   }
 
   private fillRecord(order: OrderRecord, child: ChildOrder, result: ChildExecution, f: ChildExecution['fills'][number]): FillRecord {

@@ -24,17 +24,22 @@ export async function venueViews(
   ledger: Ledger,
 ): Promise<VenueView[]> {
   const parts = parseSymbol(entry.symbol)!;
+  // A venue without the caller's credentials cannot be a candidate: its book is not fetched
+  // (the plan still lists it, with reason no_credentials).
   const books = await Promise.all(
-    entry.edges.map((edge) =>
-      endpoint
-        .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)
-        .catch(() => null),
+    entry.edges.map((edge, i) =>
+      credentialed.has(entry.venues[i]!)
+        ? endpoint
+            .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)
+            .catch(() => null)
+        : Promise.resolve(undefined),
     ),
   );
   return entry.edges.map((edge, i) => {
     const spec = edgeSpec(edge)!;
     const listing = listingOf(edge, entry.symbol)!;
-    const book = books[i] ?? null;
+    const fetched = books[i];
+    const book = fetched ?? null;
     const bids = levelsOf(book?.bids ?? []);
     const asks = levelsOf(book?.asks ?? []);
     const venue = entry.venues[i]!;
@@ -42,7 +47,8 @@ export async function venueViews(
       venue,
       edge_id: edge,
       listed: true,
-      online: book !== null,
+      // Not asked (no credentials) counts as online: the reason reported is the credentials.
+      online: fetched === undefined || book !== null,
       last_update_ns: book?.ts_ns ?? 0,
       has_credentials: credentialed.has(venue),
       base_available_1e8: Number(ledger.available(venue, parts.base)),

@@ -1,0 +1,151 @@
+/**
+ * End-to-end order throughput: market orders that route, fill and are durable.
+ *
+ *   wrk (1 thread, 50 conns, Lua: unique client_order_id, alternating buy/sell 0.001 BTC)
+ *     --> POST /v1/orders: validate -> idempotency -> edge books (rings) -> SOR -> reserve
+ *         -> LMDB put + flushed (group commit) -> 201
+ *         -> IOC legs on the edges (rings) -> fills -> ledger -> LMDB + flushed -> WS publish
+ *
+ *   wrk (same settings) --> raw uWS JSON POST echo (the machine's ceiling for this path)
+ *   autocannon at half the measured rate --> POST /v1/orders (p99 at a fixed rate)
+ *
+ * Targets: >= 10,000 orders/s on this 2-core machine; p99 < 10 ms at half that rate.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { median, startScript, startServiceProcess, stopChild } from './lib/processes.ts';
+import { runIfMain, target, type BenchResult } from './lib/results.ts';
+import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
+
+const SECONDS = Number(process.env['BENCH_ORDERS_SECONDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ORDERS_ROUNDS'] ?? 2);
+const VENUES = ['binance', 'okx', 'bybit'];
+const QTY = 100_000; // 0.001 BTC
+
+const ECHO_SERVER = `
+const { createRequire } = require('node:module');
+const uws = createRequire(process.cwd() + '/')(
+  'uWebSockets.js/binaries/uws_' + process.platform + '_' + process.arch + '_' + process.versions.modules + '.node');
+uws.App().post('/*', (res) => {
+  let body = Buffer.alloc(0);
+  res.onAborted(() => {});
+  res.onData((chunk, last) => {
+    body = Buffer.concat([body, Buffer.from(chunk)]);
+    if (last) res.cork(() => { res.writeStatus('201 Created').writeHeader('content-type', 'application/json').end(JSON.stringify({ echo: JSON.parse(body.toString()) })); });
+  });
+}).listen('127.0.0.1', 0, (s) => console.log('PORT=' + uws.us_socket_local_port(s)));
+`;
+
+function luaScript(dir: string, prefix: string, key: string): string {
+  const path = join(dir, `${prefix}.lua`);
+  writeFileSync(
+    path,
+    `counter = 0
+request = function()
+  counter = counter + 1
+  local side = "buy"
+  if counter % 2 == 0 then side = "sell" end
+  local body = string.format('{"client_order_id":"${prefix}-%d","symbol":"BTC-USDT","side":"%s","qty_1e8":${QTY},"order_type":"market"}', counter, side)
+  return wrk.format("POST", "/v1/orders", {["Content-Type"] = "application/json", ["Authorization"] = "Bearer ${key}"}, body)
+end
+`,
+  );
+  return path;
+}
+
+function echoScript(dir: string): string {
+  const path = join(dir, 'echo.lua');
+  writeFileSync(
+    path,
+    `wrk.method = "POST"
+wrk.body = '{"client_order_id":"x","symbol":"BTC-USDT","side":"buy","qty_1e8":${QTY},"order_type":"market"}'
+wrk.headers["Content-Type"] = "application/json"
+`,
+  );
+  return path;
+}
+
+async function fixedRate(port: number, key: string, rate: number): Promise<{ p50_ms: number; p99_ms: number; rps: number; non2xx: number }> {
+  let n = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: SECONDS,
+    overallRate: rate,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/orders',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        setupRequest: (req) => {
+          n++;
+          return {
+            ...req,
+            body: JSON.stringify({ client_order_id: `ac-${n}`, symbol: 'BTC-USDT', side: n % 2 === 0 ? 'sell' : 'buy', qty_1e8: QTY, order_type: 'market' }),
+          };
+        },
+      },
+    ],
+  });
+  return { p50_ms: result.latency.p50, p99_ms: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx };
+}
+
+export async function run(): Promise<BenchResult> {
+  assertWrk();
+  const service = await startServiceProcess({ WORKERS: '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000' });
+  const echo = await startScript(ECHO_SERVER);
+  try {
+    const base = `http://127.0.0.1:${service.port}`;
+    const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+    for (const venue of VENUES) {
+      const body = venue === 'okx' ? { api_key: 'bench', api_secret: 'bench', passphrase: 'bench' } : { api_key: 'bench', api_secret: 'bench' };
+      const res = await fetch(`${base}/v1/credentials/${venue}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      if (res.status >= 300) throw new Error(`credentials for ${venue}: ${res.status} ${await res.text()}`);
+    }
+    await new Promise((r) => setTimeout(r, 2_000));
+    const probe = await fetch(`${base}/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ client_order_id: 'probe', symbol: 'BTC-USDT', side: 'buy', qty_1e8: QTY, order_type: 'market' }) });
+    if (probe.status !== 201) throw new Error(`probe order: ${probe.status} ${await probe.text()}`);
+
+    const orderRounds: WrkFigures[] = [];
+    const echoRounds: WrkFigures[] = [];
+    const echoLua = echoScript(service.dataDir);
+    const header = `Authorization: Bearer ${service.apiKey}`;
+    for (let round = 0; round < ROUNDS; round++) {
+      echoRounds.push(runWrk(`http://127.0.0.1:${echo.port}/`, [], SECONDS, echoLua));
+      orderRounds.push(runWrk(`${base}/v1/orders`, [header], SECONDS, luaScript(service.dataDir, `w${round}`, service.apiKey)));
+    }
+    const bad = orderRounds.reduce((s, r) => s + r.non2xx, 0);
+    const ordersRps = median(orderRounds.map((r) => r.rps));
+    const echoRps = median(echoRounds.map((r) => r.rps));
+    const half = await fixedRate(service.port, service.apiKey, Math.max(100, Math.round(ordersRps / 2)));
+    return {
+      name: 'orders',
+      description:
+        `POST /v1/orders market orders (0.001 BTC-USDT, alternating sides, 3 credentialed venues, durable orders and fills) under wrk -t1 -c${WRK_CONNECTIONS} ` +
+        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then autocannon at half the measured rate for p99`,
+      metrics: {
+        orders_rps: Math.round(ordersRps),
+        orders_p50_ms: median(orderRounds.map((r) => r.p50_ms)),
+        orders_p99_ms: median(orderRounds.map((r) => r.p99_ms)),
+        orders_non2xx: bad,
+        echo_rps: Math.round(echoRps),
+        echo_p99_ms: median(echoRounds.map((r) => r.p99_ms)),
+        half_rate_target_rps: Math.round(ordersRps / 2),
+        half_rate_achieved_rps: Math.round(half.rps),
+        half_rate_p50_ms: half.p50_ms,
+        half_rate_p99_ms: half.p99_ms,
+        half_rate_non2xx: half.non2xx,
+      },
+      ratios: { orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)) },
+      targets: {
+        orders_per_s: target(Math.round(ordersRps), 10_000, '>='),
+        half_rate_p99_ms: target(half.p99_ms, 10, '<='),
+      },
+    };
+  } finally {
+    await Promise.all([service.stop(), stopChild(echo.child)]);
+  }
+}
+
+await runIfMain(import.meta.url, run);

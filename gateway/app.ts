@@ -20,7 +20,8 @@ import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
 import { dataFrame, privateTopic } from './ws/channels.ts';
 import { ExecutionService, type ExecutionConfig } from './execution/service.ts';
 import { orderRoutes } from './routes/orders.ts';
-import { positionRoutes } from './routes/positions.ts';
+import { positionRoutes, riskReadout } from './routes/positions.ts';
+import { SseHub } from './http/sse.ts';
 import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
 import { QuoteService } from './market/quotes.ts';
@@ -70,6 +71,7 @@ export class Gateway {
       simAccountUsd: 100_000,
       ...deps.execution,
     };
+    const streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() };
     const execution = (this.execution = new ExecutionService(
       deps.storage,
       deps.topology.endpoint,
@@ -77,6 +79,10 @@ export class Gateway {
       killSwitch,
       (client, mode) => new Set(deps.storage.credentials.venues(client, mode)),
       (channel, client, mode, data) => {
+        if (channel === 'tca') streams.tca.publish(`${client}|${mode}`, 'tca_report', data as { node_order_id: string });
+        if (channel === 'orders' && (data as { engine_phase?: string }).engine_phase === 'done') {
+          streams.risk.publish(`${client}|${mode}`, 'risk', riskReadout(this.context, client, mode));
+        }
         const topic = privateTopic(channel, { client_id: client, mode });
         // Nobody listening: no frame is built.
         if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
@@ -99,12 +105,14 @@ export class Gateway {
       market: { memory: deps.market, quotes },
       execution,
       executionConfig,
+      streams,
     };
     deps.storage.credentials.onStored((event) => {
       // The ledger is seeded synchronously; only its persistence is awaited in the background.
       execution.openSimAccount(event.client_id, event.mode, event.venue).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
     });
     killSwitch.onChange((state) => {
+      streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
       if (state.active) execution.haltAll().catch((err: unknown) => deps.log.error({ err }, 'halt failed'));
     });
     killSwitch.onChange((state) => this.context.broadcast('system', { event: 'kill_switch', ...state }));

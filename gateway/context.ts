@@ -5,6 +5,7 @@ import type { TicketStore } from './auth/tickets.ts';
 import type { KillSwitch } from './kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
+import type { SseHub } from './http/sse.ts';
 import type { ExecutionConfig, ExecutionService } from './execution/service.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
@@ -18,6 +19,8 @@ export interface GatewayContext {
   readonly startedAtMs: number;
   readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService };
   readonly execution: ExecutionService;
+  /** Server-sent-event subscribers, keyed `client|mode`. */
+  readonly streams: { readonly tca: SseHub<{ node_order_id: string }>; readonly risk: SseHub<Record<string, unknown>> };
   readonly executionConfig: ExecutionConfig;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;

@@ -11,6 +11,7 @@ import { compileBody, compileText, type Validator } from '../validation.ts';
 import type { HttpMethod, Reply, RouteSpec } from './route.ts';
 import type { Router } from './router.ts';
 import { statusLine } from './status.ts';
+import { openSse } from './sse.ts';
 
 export const BODY_LIMIT_BYTES = 1 << 20;
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -199,6 +200,22 @@ export class HttpPipeline {
   }
 
   private reply(exchange: Exchange, reply: Reply): void {
+    if (reply.sse !== undefined) {
+      if (exchange.aborted) return this.respond(exchange, 200, undefined);
+      // Counts as answered for draining and logging; the stream itself lives on.
+      this.deps.requestLog({
+        requestId: exchange.requestId,
+        method: 'GET',
+        path: exchange.path,
+        status: 200,
+        latencyUs: Math.round((performance.now() - exchange.startedAt) * 1000),
+        clientId: exchange.clientId,
+        aborted: false,
+      });
+      this.inFlight--;
+      openSse(exchange.res, exchange.requestId, reply.sse, () => {});
+      return;
+    }
     let body: string | Uint8Array | undefined;
     try {
       body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));

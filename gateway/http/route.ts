@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import type { Principal } from '../auth/principal.ts';
+import type { SseOpen } from './sse.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -27,6 +28,8 @@ export interface Reply {
   body: unknown;
   /** Already-serialised JSON, sent as is instead of `body` (materialised views). */
   json?: string | Uint8Array;
+  /** A server-sent-event stream instead of a body (status must be 200). */
+  sse?: SseOpen;
   headers?: Record<string, string>;
 }
 

@@ -56,6 +56,45 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
     },
     {
       method: 'get',
+      path: '/v1/risk/stream',
+      operationId: 'streamRisk',
+      summary: 'Server-sent events: `risk` with the risk read-out on every change (orders finishing, kill switch)',
+      tags: ['risk'],
+      auth: 'bearer',
+      responses: { 200: { description: 'text/event-stream' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        return {
+          status: 200,
+          body: undefined,
+          sse: (sink) => {
+            sink.send('risk', riskReadout(ctx, p.client_id, p.mode));
+            return ctx.streams.risk.subscribe(`${p.client_id}|${p.mode}`, sink);
+          },
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/tca/stream',
+      operationId: 'streamTca',
+      summary: 'Server-sent events: `tca_report` after each order completes; filter with node_order_id',
+      tags: ['orders'],
+      auth: 'bearer',
+      query: Type.Object({ node_order_id: Type.Optional(Type.String({ maxLength: 200 })) }),
+      responses: { 200: { description: 'text/event-stream' } },
+      handler: (req) => {
+        const p = principalOf(req);
+        const only = req.query['node_order_id'] as string | undefined;
+        return {
+          status: 200,
+          body: undefined,
+          sse: (sink) => ctx.streams.tca.subscribe(`${p.client_id}|${p.mode}`, sink, (r) => only === undefined || r.node_order_id === only),
+        };
+      },
+    },
+    {
+      method: 'get',
       path: '/v1/risk',
       operationId: 'getRisk',
       summary: 'Informational risk read-out: kill switch, limits, reservations, working orders, exposure',
@@ -64,22 +103,30 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Risk state' } },
       handler: (req) => {
         const p = principalOf(req);
-        const ledger = ctx.execution.ledger(p.client_id, p.mode);
-        const view = ledger.view((asset) => ctx.execution.markOf(asset));
-        const working = ctx.storage.orders.listOrders(p.client_id, p.mode, { limit: 1000, openOnly: true }).orders.length;
-        return {
-          status: 200,
-          body: {
-            kill_switch: ctx.killSwitch.state,
-            limits: { max_order_notional_usd_1e9: ctx.executionConfig.maxOrderNotionalUsd1e9 },
-            working_orders: working,
-            reserved: ledger.rows().filter((r) => r.locked_qty_1e8 > 0n).map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
-            nav_usd_1e9: view.totals.nav_usd_1e9,
-            cash_usd_1e9: view.totals.cash_usd_1e9,
-            gross_exposure_usd_1e9: view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((s, r) => s + Math.abs(r.current_value_usd_1e9), 0),
-          },
-        };
+        return { status: 200, body: riskReadout(ctx, p.client_id, p.mode) };
       },
     },
   ];
+}
+
+/** The risk read-out of a client in a mode: `GET /v1/risk` and the `risk` stream events. */
+export function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Record<string, unknown> {
+  const ledger = ctx.execution.ledger(client, mode);
+  const view = ledger.view((asset) => ctx.execution.markOf(asset));
+  const working = ctx.storage.orders.listOrders(client, mode, { limit: 1000, openOnly: true }).orders.length;
+  return {
+    kill_switch: ctx.killSwitch.state,
+    limits: { max_order_notional_usd_1e9: ctx.executionConfig.maxOrderNotionalUsd1e9 },
+    working_orders: working,
+    reserved: ledger
+      .rows()
+      .filter((r) => r.locked_qty_1e8 > 0n)
+      .map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
+    nav_usd_1e9: view.totals.nav_usd_1e9,
+    cash_usd_1e9: view.totals.cash_usd_1e9,
+    gross_exposure_usd_1e9: view.positions
+      .filter((r) => r.instrument.kind === 'crypto')
+      .reduce((s, r) => s + Math.abs(r.current_value_usd_1e9), 0),
+    as_of_ns: Date.now() * 1_000_000,
+  };
 }

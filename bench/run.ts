@@ -10,7 +10,9 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   matching: () => import('./matching.bench.ts'),
   quotes: () => import('./quotes.bench.ts'),
   fanout: () => import('./fanout.bench.ts'),
+  orders: () => import('./orders.bench.ts'),
   consolidation: () => import('./consolidation.bench.ts'),
+  sor: () => import('./sor.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

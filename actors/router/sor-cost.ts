@@ -24,7 +24,8 @@
  */
 import type { RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
 
-const QTY_UNIT = 100_000_000;
+/** Base units per qty_1e8 unit. */
+const PER_UNIT = 1e-8;
 
 /**
  * Routing version 1..3 from `node_order_id` (rule 7): FNV-1a over the UTF-16 code units, mod 3.
@@ -91,13 +92,15 @@ export function impactSlope(view: VenueView, version: RoutingVersion): number {
 }
 
 /**
- * Impact term for a venue that already holds `allocated1e8` of an order of `orderQty1e8`.
+ * Impact term for a venue that already holds `allocated1e8` of the order; `invOrderQty` is
+ * 1 / the order's qty_1e8, computed once per decision (multiplications only: this runs once
+ * per level the sweep reaches).
  */
-export function impactBps(version: RoutingVersion, k: number, allocated1e8: number, orderQty1e8: number): number {
+export function impactBps(version: RoutingVersion, k: number, allocated1e8: number, invOrderQty: number): number {
   if (version === 1 || k === 0 || allocated1e8 === 0) return 0;
-  const s = allocated1e8 / QTY_UNIT;
+  const s = allocated1e8 * PER_UNIT;
   if (version === 2) return k * s;
-  return k * s * (1 + allocated1e8 / orderQty1e8);
+  return k * s * (1 + allocated1e8 * invOrderQty);
 }
 
 /**

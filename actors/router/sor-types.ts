@@ -201,7 +201,11 @@ export interface SorOptions {
   freshness_bps_per_ms: number;
   /** Cost of one reject (bps), multiplied by the venue's reject rate (v2, v3). */
   reject_penalty_bps: number;
-  /** Buys keep the fee in reserve: the quote budget is quote / (1 + fee_bps / 10,000). */
+  /**
+   * Buys keep the fee in reserve: the quote budget is quote / (1 + fee_bps / 10,000), with the
+   * larger of the venue's taker and maker rates. A buy child must fit the budget at its cap
+   * (its worst level) for its whole quantity, as a venue locks cap x qty.
+   */
   reserve_fee_on_buy: boolean;
 }
 

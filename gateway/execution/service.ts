@@ -18,7 +18,7 @@ import type { Principal } from '../auth/principal.ts';
 import { Errors } from '../errors.ts';
 import type { KillSwitch } from '../kill-switch.ts';
 import type { QuoteService } from '../market/quotes.ts';
-import { bestSingleVenue, quoteCost1e8, venueViews } from './views.ts';
+import { bestSingleVenue, venueViews } from './views.ts';
 
 /** What a client sends to `POST /v1/orders`, after schema validation. */
 export interface OrderRequest {
@@ -79,6 +79,10 @@ const HOME_REGION = 'local';
 export class ExecutionService {
   private readonly ledgers = new Map<string, LedgerState>();
   private readonly running = new Map<string, Promise<void>>();
+  /** Armed graphs being activated. */
+  private readonly activating = new Set<string>();
+  /** Admissions under way by `client|mode|client_order_id`, so concurrent twins make one order. */
+  private readonly admitting = new Map<string, Promise<{ status: 200 | 201; order: OrderRecord }>>();
   private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -163,10 +167,37 @@ export class ExecutionService {
   }
 
   async submit(principal: Principal, request: OrderRequest, idempotencyKey: string | undefined): Promise<{ status: 200 | 201; order: OrderRecord }> {
+    const clientOrderId = idempotencyKey ?? request.client_order_id;
+    const key = `${principal.client_id}|${principal.mode}|${clientOrderId}`;
+    const hash = requestHash(request);
+    // A request whose twin is still being admitted waits for it, then answers as a retry would.
+    const pending = this.admitting.get(key);
+    if (pending !== undefined) {
+      const first = await pending.catch(() => undefined);
+      if (first !== undefined) {
+        if (first.order.request_hash !== hash) {
+          throw Errors.conflict('IDEMPOTENCY_CONFLICT', `client_order_id ${clientOrderId} was used with a different request`);
+        }
+        return { status: 200, order: first.order };
+      }
+    }
+    const admission = this.admitOnce(principal, request, clientOrderId, hash);
+    this.admitting.set(key, admission);
+    try {
+      return await admission;
+    } finally {
+      if (this.admitting.get(key) === admission) this.admitting.delete(key);
+    }
+  }
+
+  private async admitOnce(
+    principal: Principal,
+    request: OrderRequest,
+    clientOrderId: string,
+    hash: string,
+  ): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const client = principal.client_id;
     const mode = principal.mode;
-    const clientOrderId = idempotencyKey ?? request.client_order_id;
-    const hash = requestHash(request);
     const existing = this.storage.orders.byClientOrderId(client, mode, clientOrderId);
     if (existing !== undefined) {
       if (existing.request_hash !== hash) {
@@ -181,6 +212,7 @@ export class ExecutionService {
       order.status = 'WAITING';
       order.execution_type = 'armed';
       order.venue_state = 'not_sent';
+      this.storage.orders.putClientOrderId(order);
       await this.persist(order);
       this.publish('orders', client, mode, this.orderEvent(order));
       return { status: 201, order };
@@ -194,14 +226,20 @@ export class ExecutionService {
     const orderId = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
     const order = this.storage.orders.getOrder(principal.client_id, principal.mode, orderId);
     if (order === undefined) throw Errors.notFound(`execution graph ${graphId} not found`);
-    if (order.execution_type !== 'armed' || order.status !== 'WAITING') {
+    if (order.execution_type !== 'armed' || order.status !== 'WAITING' || this.activating.has(order.node_order_id)) {
       throw Errors.conflict('GRAPH_NOT_ARMED', `execution graph ${graphId} is not armed (status ${order.status})`);
     }
+    // Claimed before the first await: a concurrent activation of the same graph is a 409.
+    this.activating.add(order.node_order_id);
     if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
     order.execution_type = 'graph';
     order.status = 'ACCEPTED';
     const entry = this.quotes.resolve(order.symbol, order.instrument_type)!;
-    await this.dispatch(order, entry);
+    try {
+      await this.dispatch(order, entry);
+    } finally {
+      this.activating.delete(order.node_order_id);
+    }
     return order;
   }
 
@@ -380,8 +418,9 @@ export class ExecutionService {
     const parts = parseSymbol(order.symbol)!;
     const reservations: (number | false)[] = [];
     for (const a of plan.allocations) {
-      const spec = edgeSpec(a.edge_id)!;
-      const amount = order.side === 'buy' ? quoteCost1e8(a.limit_price_1e9, a.qty_1e8) + Math.ceil((quoteCost1e8(a.limit_price_1e9, a.qty_1e8) * spec.taker_bps) / BPS) : a.qty_1e8;
+      // A buy reserves the leg's planned notional and fee in quote units (USD 1e9 -> quote 1e8,
+      // rounded up), the amount the SOR sized the leg to; a sell reserves its base quantity.
+      const amount = order.side === 'buy' ? Math.ceil((a.notional_1e9 + Math.max(0, a.expected_fee_1e9)) / 10) : a.qty_1e8;
       const reservation = ledger.reserve(a.venue, order.side === 'buy' ? parts.quote : parts.base, amount);
       reservations.push(reservation);
       order.children.push({

@@ -6,7 +6,6 @@ import { edgeKey } from '../../actors/market/directory.ts';
 import type { VenueView } from '../../actors/router/sor-types.ts';
 import type { BestSingleVenue } from '../../actors/tca/tca.ts';
 import { parseSymbol } from '../../domain/market.ts';
-import { QTY_SCALE } from '../../domain/units.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 
 /** Depth each edge reports for routing: the SOR's 50 levels. */
@@ -107,10 +106,3 @@ export function bestSingleVenue(views: readonly VenueView[], side: 'buy' | 'sell
   }
   return best;
 }
-
-/** Quote units (qty_1e8 of the quote asset) that `qty_1e8` costs at `price_1e9`, rounded up. */
-export function quoteCost1e8(price_1e9: number, qty_1e8: number): number {
-  return Number((BigInt(price_1e9) * BigInt(qty_1e8) + BigInt(1e9 - 1)) / BigInt(1e9));
-}
-
-export const UNIT = QTY_SCALE;

@@ -1,0 +1,359 @@
+/**
+ * Crash recovery of the real service process (`node --import tsx main.ts`): SIGKILL during a
+ * burst of market orders, restart on the same DATA_DIR, and find every order acknowledged with
+ * 201 and every fill exactly once, no order left working (in-flight ones reconciled), each
+ * order's filled quantity equal to its fills, and positions equal to the starting balances plus
+ * the fills (ledger rules: docs/positions-and-tca.md). A second SIGKILL right after more fills
+ * (before the ledger's periodic checkpoint) checks the replay does not apply a fill twice.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { call, TEST_OPERATOR_KEY } from '../helpers/service.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const op = TEST_OPERATOR_KEY;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SYMBOL = 'BTC-USDT';
+const FUNDED = ['binance', 'okx', 'bybit'];
+const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
+/** SIM_ACCOUNT_USD of the spawned process. */
+const SIM_ACCOUNT_USD = 100_000;
+const CASH_1E8 = BigInt(SIM_ACCOUNT_USD) * 100_000_000n;
+const SEED_BTC_1E8 = 100_000_000n;
+const BURST = 200;
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+interface Fill {
+  id: number;
+  fill_id: string;
+  node_order_id: string;
+  venue: string;
+  qty_1e8: number;
+  price_1e9: number;
+  fee_1e9: number;
+}
+interface Order {
+  node_order_id: string;
+  client_order_id: string;
+  status: string;
+  qty_1e8: number;
+  filled_qty_1e8: number;
+  reconciliation_state: string;
+  failure_class: string | null;
+  children: { status: string }[];
+}
+interface Position {
+  venue: string;
+  instrument: { symbol?: string; code?: string };
+  qty_1e8: number;
+  locked_qty_1e8: number;
+}
+
+function startProcess(dataDir: string, children: ChildProcess[]): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      OPERATOR_KEY: op,
+      LOG_LEVEL: 'silent',
+      WORKERS: '1',
+      SIM_SEED: '7',
+      SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 30 s:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /Listening on http:\/\/([\d.]+):(\d+)/.exec(out);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({ child, base: `http://${m[1]}:${m[2]}`, output: () => out });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
+    });
+  });
+}
+
+/** Resolves once the process is gone; bounded. */
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process did not exit within ${timeoutMs} ms`)), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+const waitReady = (base: string) =>
+  until('ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000, 50);
+
+const buyDebit = (f: Fill) => (BigInt(f.price_1e9) * BigInt(f.qty_1e8) + 999_999_999n) / 1_000_000_000n + (BigInt(f.fee_1e9) + 9n) / 10n;
+
+async function allOrders(base: string): Promise<Order[]> {
+  const out: Order[] = [];
+  let after: string | null = null;
+  do {
+    const res: { status: number; body: { orders: Order[]; next_cursor: string | null } } = await call(
+      base, 'GET', `/v1/orders?limit=1000${after === null ? '' : `&after=${after}`}`, { token: op },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    out.push(...res.body.orders);
+    after = res.body.next_cursor;
+  } while (after !== null);
+  return out;
+}
+
+async function allFills(base: string): Promise<Fill[]> {
+  const out: Fill[] = [];
+  let after: string | null = null;
+  do {
+    const res: { status: number; body: { fills: Fill[]; next_cursor: string | null } } = await call(
+      base, 'GET', `/v1/fills?limit=1000${after === null ? '' : `&after=${after}`}`, { token: op },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    out.push(...res.body.fills);
+    after = res.body.next_cursor;
+  } while (after !== null);
+  return out;
+}
+
+async function positions(base: string): Promise<Position[]> {
+  const res = await call<{ positions: Position[] }>(base, 'GET', '/v1/positions?include_closed=true', { token: op });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.positions;
+}
+
+function qtyOf(rows: Position[], venue: string, asset: string): bigint | undefined {
+  const row = rows.find((p) => p.venue === venue && (p.instrument.symbol ?? p.instrument.code) === asset);
+  return row === undefined ? undefined : BigInt(row.qty_1e8);
+}
+
+/** Positions are exactly the seeds plus the fills, with nothing reserved. */
+function assertLedgerMatchesFills(rows: Position[], fills: Fill[], when: string): void {
+  for (const venue of FUNDED) {
+    const mine = fills.filter((f) => f.venue === venue);
+    const bought = mine.reduce((s, f) => s + BigInt(f.qty_1e8), 0n);
+    const spent = mine.reduce((s, f) => s + buyDebit(f), 0n);
+    assert.equal(qtyOf(rows, venue, 'BTC'), SEED_BTC_1E8 + bought, `${when}: ${venue} BTC = 1 BTC seed + ${mine.length} fills`);
+    assert.equal(qtyOf(rows, venue, 'USDT'), CASH_1E8 - spent, `${when}: ${venue} USDT = seed - cost - fees of ${mine.length} fills`);
+    assert.equal(qtyOf(rows, venue, 'USDC'), CASH_1E8, `${when}: ${venue} USDC untouched`);
+  }
+  for (const row of rows) assert.equal(row.locked_qty_1e8, 0, `${when}: nothing stays reserved: ${JSON.stringify(row)}`);
+}
+
+/** Every fill once, every order terminal, each order's filled = its fills. */
+function assertOrdersMatchFills(orders: Order[], fills: Fill[], when: string): void {
+  assert.equal(new Set(fills.map((f) => f.id)).size, fills.length, `${when}: fill ids unique`);
+  assert.equal(new Set(fills.map((f) => f.fill_id)).size, fills.length, `${when}: fill_ids unique`);
+  const ids = new Set(orders.map((o) => o.node_order_id));
+  for (const f of fills) assert.ok(ids.has(f.node_order_id), `${when}: fill ${f.fill_id} belongs to a stored order`);
+  const filled = new Map<string, number>();
+  for (const f of fills) filled.set(f.node_order_id, (filled.get(f.node_order_id) ?? 0) + f.qty_1e8);
+  for (const o of orders) {
+    assert.ok(TERMINAL.has(o.status), `${when}: ${o.node_order_id} is terminal, not ${o.status}`);
+    assert.equal(filled.get(o.node_order_id) ?? 0, o.filled_qty_1e8, `${when}: ${o.node_order_id} filled = sum of its fills`);
+  }
+}
+
+describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => {
+  let dataDir: string;
+  const children: ChildProcess[] = [];
+
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'seq-exec-crash-'));
+  });
+
+  after(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds every acknowledged order and every fill once, reconciles in-flight orders, and positions = seeds + fills', async (t) => {
+    // --- first life: accounts, a few orders done, then a burst cut short by SIGKILL ---
+    const first = await startProcess(dataDir, children);
+    await waitReady(first.base);
+    for (const venue of FUNDED) {
+      const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
+      const res = await call(first.base, 'POST', `/v1/credentials/${venue}`, { token: op, body });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    await until('a live BTC-USDT quote', async () => {
+      const res = await call<{ source: string }>(first.base, 'GET', `/v1/quotes/${SYMBOL}`, { token: op });
+      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
+    }, 15_000, 100);
+    const seeded = await positions(first.base);
+    for (const v of FUNDED) {
+      assert.equal(qtyOf(seeded, v, 'USDT'), CASH_1E8);
+      assert.equal(qtyOf(seeded, v, 'BTC'), SEED_BTC_1E8);
+    }
+    // Fills that are settled before the crash.
+    const settled: Order[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await call<Order>(first.base, 'POST', '/v1/orders', {
+        token: op,
+        body: { client_order_id: `pre-${i}`, symbol: SYMBOL, side: 'buy', qty_1e8: 20_000_000, order_type: 'market' },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      settled.push(
+        await until(`pre-${i} terminal`, async () => {
+          const o = await call<Order>(first.base, 'GET', `/v1/orders/${res.body.node_order_id}`, { token: op });
+          return TERMINAL.has(o.body.status) ? o.body : undefined;
+        }),
+      );
+    }
+    const fillsBefore = await allFills(first.base);
+    assert.ok(fillsBefore.length > 0, 'the warm-up orders filled');
+
+    const acked: Order[] = [];
+    let answered = 0;
+    const bodies = Array.from({ length: BURST }, (_, i) => ({
+      client_order_id: `burst-${i}`,
+      symbol: SYMBOL,
+      side: 'buy',
+      qty_1e8: 1_000_000 + i, // distinct sizes, about $1,000 each
+      order_type: 'market',
+    }));
+    const inFlight = bodies.map((body) =>
+      call<Order>(first.base, 'POST', '/v1/orders', { token: op, body }).then(
+        (res) => {
+          answered++;
+          if (res.status === 201) acked.push(res.body);
+          return res.status;
+        },
+        () => 'lost' as const,
+      ),
+    );
+    await until('the first acknowledgements', async () => (acked.length >= 10 ? true : undefined), 20_000, 1);
+    first.child.kill('SIGKILL');
+    const outcomes = await Promise.all(inFlight);
+    await exitOf(first.child, 10_000);
+    assert.equal(first.child.signalCode, 'SIGKILL');
+    const lost = outcomes.filter((o) => o === 'lost').length;
+    assert.ok(acked.length >= 10, `${acked.length} orders acknowledged before the kill`);
+    assert.ok(lost > 0, `the kill cut the burst short (${answered} answered, ${lost} lost)`);
+    for (const o of outcomes) assert.ok(o === 201 || o === 'lost', `burst answer ${o}`);
+
+    // --- second life: recovery ---
+    const second = await startProcess(dataDir, children);
+    await waitReady(second.base);
+    const orders = await allOrders(second.base);
+    const fills = await allFills(second.base);
+    const byId = new Map(orders.map((o) => [o.node_order_id, o]));
+
+    // Every acknowledged order survived, under its id and client_order_id.
+    for (const a of acked) {
+      const res = await call<Order>(second.base, 'GET', `/v1/orders/${a.node_order_id}`, { token: op });
+      assert.equal(res.status, 200, `acknowledged ${a.node_order_id} found after the restart`);
+      assert.equal(res.body.client_order_id, a.client_order_id);
+      assert.equal(res.body.qty_1e8, a.qty_1e8);
+      assert.ok(byId.has(a.node_order_id), 'and listed');
+    }
+    for (const o of settled) assert.deepEqual(byId.get(o.node_order_id)?.status, o.status, 'settled orders unchanged');
+    // Every fill of before the burst is still there, each once.
+    const fillIds = new Set(fills.map((f) => f.fill_id));
+    for (const f of fillsBefore) assert.ok(fillIds.has(f.fill_id), `fill ${f.fill_id} survived`);
+    assertOrdersMatchFills(orders, fills, 'after the crash');
+    assert.equal((await call<{ total: number }>(second.base, 'GET', '/v1/orders?status=open', { token: op })).body.total, 0, 'nothing working');
+    // In-flight orders were reconciled, never guessed.
+    const reconciled = orders.filter((o) => o.failure_class === 'reconciled_after_restart');
+    for (const o of reconciled) {
+      assert.equal(o.status, 'CANCELLED');
+      assert.equal(o.reconciliation_state, 'reconciled');
+      for (const c of o.children) assert.ok(c.status !== 'sent', `no leg left 'sent': ${JSON.stringify(o.children)}`);
+    }
+    t.diagnostic(`burst: ${acked.length} acknowledged, ${lost} lost to the kill; after restart ${orders.length} orders, ${reconciled.length} reconciled, ${fills.length} fills`);
+    // Only burst orders may be new; at most one per request sent.
+    const burstOrders = orders.filter((o) => o.client_order_id.startsWith('burst-'));
+    assert.ok(burstOrders.length >= acked.length && burstOrders.length <= BURST, `${burstOrders.length} burst orders stored`);
+    assert.equal(new Set(burstOrders.map((o) => o.client_order_id)).size, burstOrders.length, 'no client_order_id twice');
+    // Positions: the starting balances plus exactly the fills.
+    assertLedgerMatchesFills(await positions(second.base), fills, 'after the crash');
+    const risk = await call<{ reserved: unknown[]; working_orders: number }>(second.base, 'GET', '/v1/risk', { token: op });
+    assert.deepEqual(risk.body.reserved, []);
+    assert.equal(risk.body.working_orders, 0);
+
+    // Idempotency survives the restart: a client retrying after the crash gets the original
+    // order when it exists, a new one when its request never landed.
+    for (const a of acked.slice(0, 5)) {
+      const body = bodies.find((b) => b.client_order_id === a.client_order_id)!;
+      const retry = await call<Order>(second.base, 'POST', '/v1/orders', { token: op, body });
+      assert.equal(retry.status, 200, JSON.stringify(retry.body));
+      assert.equal(retry.body.node_order_id, a.node_order_id);
+    }
+    const neverStored = bodies.filter((b) => !burstOrders.some((o) => o.client_order_id === b.client_order_id)).slice(0, 5);
+    const retried: string[] = [];
+    for (const body of neverStored) {
+      const retry = await call<Order>(second.base, 'POST', '/v1/orders', { token: op, body });
+      assert.equal(retry.status, 201, `an order that never landed is placed on retry: ${JSON.stringify(retry.body)}`);
+      retried.push(retry.body.node_order_id);
+    }
+    for (const id of retried) {
+      await until(`retried ${id} terminal`, async () => {
+        const o = await call<Order>(second.base, 'GET', `/v1/orders/${id}`, { token: op });
+        return TERMINAL.has(o.body.status) ? true : undefined;
+      });
+    }
+    const fillsAfterRetry = await allFills(second.base);
+    assertOrdersMatchFills(await allOrders(second.base), fillsAfterRetry, 'after the retries');
+    assertLedgerMatchesFills(await positions(second.base), fillsAfterRetry, 'after the retries');
+
+    // --- third life: SIGKILL again right after new fills, before any periodic checkpoint ---
+    const more = await call<Order>(second.base, 'POST', '/v1/orders', {
+      token: op,
+      body: { client_order_id: 'post-crash-1', symbol: SYMBOL, side: 'buy', qty_1e8: 10_000_000, order_type: 'market' },
+    });
+    assert.equal(more.status, 201, JSON.stringify(more.body));
+    const moreDone = await until('post-crash-1 terminal', async () => {
+      const o = await call<Order>(second.base, 'GET', `/v1/orders/${more.body.node_order_id}`, { token: op });
+      return TERMINAL.has(o.body.status) ? o.body : undefined;
+    });
+    second.child.kill('SIGKILL');
+    await exitOf(second.child, 10_000);
+    const third = await startProcess(dataDir, children);
+    await waitReady(third.base);
+    const finalOrders = await allOrders(third.base);
+    const finalFills = await allFills(third.base);
+    assert.equal(finalOrders.find((o) => o.node_order_id === more.body.node_order_id)?.filled_qty_1e8, moreDone.filled_qty_1e8);
+    assert.deepEqual(finalFills.map((f) => f.fill_id).sort(), fillsAfterRetry.concat(
+      finalFills.filter((f) => f.node_order_id === more.body.node_order_id),
+    ).map((f) => f.fill_id).sort(), 'the fills are the ones before plus the new order\'s, each once');
+    assertOrdersMatchFills(finalOrders, finalFills, 'after the second crash');
+    assertLedgerMatchesFills(await positions(third.base), finalFills, 'after the second crash');
+
+    third.child.kill('SIGTERM');
+    await exitOf(third.child, 15_000);
+  });
+});

@@ -229,9 +229,9 @@ export class ExecutionService {
     if (order.execution_type !== 'armed' || order.status !== 'WAITING' || this.activating.has(order.node_order_id)) {
       throw Errors.conflict('GRAPH_NOT_ARMED', `execution graph ${graphId} is not armed (status ${order.status})`);
     }
+    if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
     // Claimed before the first await: a concurrent activation of the same graph is a 409.
     this.activating.add(order.node_order_id);
-    if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
     order.execution_type = 'graph';
     order.status = 'ACCEPTED';
     const entry = this.quotes.resolve(order.symbol, order.instrument_type)!;
@@ -405,7 +405,8 @@ export class ExecutionService {
     order.engine_phase = 'routed';
     this.publish('routing', order.client_id, order.mode, plan);
 
-    const rejection = this.admit(order, plan);
+    // The books were awaited: a kill switch thrown meanwhile still stops this order here.
+    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : this.admit(order, plan);
     if (rejection !== undefined) {
       this.finish(order, 'REJECTED', rejection[0], rejection[1]);
       await this.persist(order);
@@ -418,9 +419,11 @@ export class ExecutionService {
     const parts = parseSymbol(order.symbol)!;
     const reservations: (number | false)[] = [];
     for (const a of plan.allocations) {
-      // A buy reserves the leg's planned notional and fee in quote units (USD 1e9 -> quote 1e8,
-      // rounded up), the amount the SOR sized the leg to; a sell reserves its base quantity.
-      const amount = order.side === 'buy' ? Math.ceil((a.notional_1e9 + Math.max(0, a.expected_fee_1e9)) / 10) : a.qty_1e8;
+      // A buy reserves what the leg may spend at worst: its cap price for the whole quantity plus
+      // the fee (the SOR sizes legs to fit exactly that); a sell reserves its base quantity.
+      const spec = edgeSpec(a.edge_id)!;
+      const worst = Number((BigInt(a.limit_price_1e9) * BigInt(a.qty_1e8) + 999_999_999n) / 1_000_000_000n);
+      const amount = order.side === 'buy' ? worst + Math.ceil((worst * Math.max(spec.taker_bps, spec.maker_bps)) / BPS) : a.qty_1e8;
       const reservation = ledger.reserve(a.venue, order.side === 'buy' ? parts.quote : parts.base, amount);
       reservations.push(reservation);
       order.children.push({

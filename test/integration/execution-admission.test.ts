@@ -48,7 +48,7 @@ function assertError(res: JsonResponse, status: number, code: string, field?: st
   }
 }
 
-/** Sends requests at once: each on its own pre-opened connection would be stricter, but fetch's pool opens one per concurrent request. */
+/** Starts `n` requests in one synchronous loop; fetch opens a connection for each concurrent one. */
 function together<T>(n: number, f: (i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 }
@@ -246,7 +246,6 @@ describe('execution: idempotency and validation (real service)', () => {
 
   it(
     'concurrent identical submissions create one order: one 201, the rest 200 with the same node_order_id',
-    
     async () => {
       const key = await newClient();
       await fund(key);
@@ -261,7 +260,6 @@ describe('execution: idempotency and validation (real service)', () => {
 
   it(
     'an armed order (start_armed) is idempotent on its client_order_id',
-    
     async () => {
       const key = await newClient();
       const body = market('armed-dup-1', 1_000_000, { start_armed: true });

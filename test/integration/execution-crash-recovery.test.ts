@@ -48,6 +48,8 @@ interface Order {
   qty_1e8: number;
   filled_qty_1e8: number;
   reconciliation_state: string;
+  execution_type: string;
+  graph_id: string;
   failure_class: string | null;
   children: { status: string }[];
 }
@@ -183,7 +185,8 @@ function assertOrdersMatchFills(orders: Order[], fills: Fill[], when: string): v
   const filled = new Map<string, number>();
   for (const f of fills) filled.set(f.node_order_id, (filled.get(f.node_order_id) ?? 0) + f.qty_1e8);
   for (const o of orders) {
-    assert.ok(TERMINAL.has(o.status), `${when}: ${o.node_order_id} is terminal, not ${o.status}`);
+    const parked = o.status === 'WAITING' && o.execution_type === 'armed';
+    assert.ok(TERMINAL.has(o.status) || parked, `${when}: ${o.node_order_id} is terminal (or armed), not ${o.status}`);
     assert.equal(filled.get(o.node_order_id) ?? 0, o.filled_qty_1e8, `${when}: ${o.node_order_id} filled = sum of its fills`);
   }
 }
@@ -234,6 +237,13 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
         }),
       );
     }
+    // An armed order parked before the crash: no venue footprint, so nothing to reconcile.
+    const parked = await call<Order>(first.base, 'POST', '/v1/orders', {
+      token: op,
+      body: { client_order_id: 'parked-1', symbol: SYMBOL, side: 'buy', qty_1e8: 3_000_000, order_type: 'market', start_armed: true },
+    });
+    assert.equal(parked.status, 201, JSON.stringify(parked.body));
+    assert.equal(parked.body.status, 'WAITING');
     const fillsBefore = await allFills(first.base);
     assert.ok(fillsBefore.length > 0, 'the warm-up orders filled');
 
@@ -286,7 +296,9 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     const fillIds = new Set(fills.map((f) => f.fill_id));
     for (const f of fillsBefore) assert.ok(fillIds.has(f.fill_id), `fill ${f.fill_id} survived`);
     assertOrdersMatchFills(orders, fills, 'after the crash');
-    assert.equal((await call<{ total: number }>(second.base, 'GET', '/v1/orders?status=open', { token: op })).body.total, 0, 'nothing working');
+    const open = await call<{ orders: Order[] }>(second.base, 'GET', '/v1/orders?status=open', { token: op });
+    assert.deepEqual(open.body.orders.map((o) => o.node_order_id), [parked.body.node_order_id], 'nothing working but the armed order');
+    assert.equal(byId.get(parked.body.node_order_id)?.status, 'WAITING', 'the armed order is still parked');
     // In-flight orders were reconciled, never guessed.
     const reconciled = orders.filter((o) => o.failure_class === 'reconciled_after_restart');
     for (const o of reconciled) {
@@ -303,7 +315,14 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     assertLedgerMatchesFills(await positions(second.base), fills, 'after the crash');
     const risk = await call<{ reserved: unknown[]; working_orders: number }>(second.base, 'GET', '/v1/risk', { token: op });
     assert.deepEqual(risk.body.reserved, []);
-    assert.equal(risk.body.working_orders, 0);
+    assert.equal(risk.body.working_orders, 1, 'the armed order');
+    // It can still be activated after the restart, and trades.
+    const act = await call<Order>(second.base, 'POST', `/v1/execution_graphs/${parked.body.graph_id}/activate`, { token: op });
+    assert.equal(act.status, 200, JSON.stringify(act.body));
+    await until('the activated order terminal', async () => {
+      const o = await call<Order>(second.base, 'GET', `/v1/orders/${parked.body.node_order_id}`, { token: op });
+      return TERMINAL.has(o.body.status) ? true : undefined;
+    });
 
     // Idempotency survives the restart: a client retrying after the crash gets the original
     // order when it exists, a new one when its request never landed.

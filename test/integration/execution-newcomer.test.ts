@@ -184,6 +184,14 @@ describe('execution: the newcomer flow (real service)', () => {
     stream.send({ subscribe: channels });
     assert.deepEqual(await stream.next((f) => f.type === 'subscribed'), { type: 'subscribed', channels });
 
+    // Another client listening on the same private channels, to see nothing of this order.
+    const strangerToken = await newClient('newcomer-eavesdropper');
+    const strangerTicket = await call<{ ticket: string }>(base, 'GET', '/v1/ws/ticket', { token: strangerToken });
+    const stranger = await StreamClient.open(`ws://127.0.0.1:${port}/v1/stream?ticket=${strangerTicket.body.ticket}`);
+    streams.push(stranger);
+    stranger.send({ subscribe: channels });
+    assert.deepEqual(await stranger.next((f) => f.type === 'subscribed'), { type: 'subscribed', channels });
+
     // 4. The market buy.
     const submitted = await call<Order>(base, 'POST', '/v1/orders', {
       token,
@@ -353,6 +361,12 @@ describe('execution: the newcomer flow (real service)', () => {
       [...new Set(filledVenues)].sort(),
     );
 
+    // The other client's connection got none of it: a later acknowledgement on that socket comes
+    // after anything published to it before.
+    stranger.send({ subscribe: ['system'] });
+    await stranger.next((f) => f.type === 'subscribed');
+    await assert.rejects(stranger.next((f) => f.type === 'data' && channels.includes(f.channel ?? ''), 1), 'no private frame leaked to another client');
+
     // Positions moved by exactly the fills: BTC up by the filled qty, USDT down by cost + fee.
     const after = await positions(token);
     let feesTotal = 0;
@@ -411,17 +425,16 @@ describe('execution: the newcomer flow (real service)', () => {
     // The order appears in the listing, and another client sees none of it.
     const mine = await call<{ orders: Order[] }>(base, 'GET', '/v1/orders', { token });
     assert.deepEqual(mine.body.orders.map((o) => o.node_order_id), [id]);
-    const stranger = await newClient('newcomer-stranger');
-    assert.equal((await call(base, 'GET', `/v1/orders/${id}`, { token: stranger })).status, 404);
-    assert.equal((await call<{ total: number }>(base, 'GET', '/v1/fills', { token: stranger })).body.total, 0);
-    assert.deepEqual((await positions(stranger)).positions, []);
-    const err = await call(base, 'GET', `/v1/orders/${id}`, { token: stranger });
+    const err = await call(base, 'GET', `/v1/orders/${id}`, { token: strangerToken });
+    assert.equal(err.status, 404);
     assert.equal(envelope(err.body).code, 'NOT_FOUND');
+    assert.equal((await call<{ total: number }>(base, 'GET', '/v1/fills', { token: strangerToken })).body.total, 0);
+    assert.equal((await call<{ total: number }>(base, 'GET', '/v1/orders', { token: strangerToken })).body.total, 0);
+    assert.deepEqual((await positions(strangerToken)).positions, []);
   });
 
   it(
     'a buy larger than any one account spreads over every funded venue, none of its legs refused for balance',
-    
     async () => {
       const token = await newClient('newcomer-2');
       await storeCredentials(token, FUNDED);

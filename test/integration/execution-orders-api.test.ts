@@ -382,7 +382,6 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
 
   it(
     'two simultaneous activations of one armed graph execute it once',
-    
     async () => {
       const { live: token } = await newClient();
       await fund(token, ['binance']);

@@ -147,7 +147,9 @@ export class QuoteCacheReader {
     const base = slot * SLOT_WORDS;
     const seqIndex = (slot * SLOT_BYTES) >> 2;
     const w = this.words;
-    for (let attempt = 0; attempt < 16; attempt++) {
+    // A writer is inside for microseconds; a reader descheduled mid-copy on a busy machine may
+    // need a few more tries than that suggests.
+    for (let attempt = 0; attempt < 256; attempt++) {
       const before = Atomics.load(this.seq, seqIndex);
       if ((before & 1) === 1) continue;
       if (w[base + 11] !== 1) return false;

@@ -94,3 +94,14 @@ export function envelope(body: unknown): { code: string; message: string; reques
   if (!Array.isArray(error.details)) throw new Error(`envelope lacks details: ${JSON.stringify(body)}`);
   return error;
 }
+
+/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

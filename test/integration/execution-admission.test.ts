@@ -7,9 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, envelope, startTestService, type JsonResponse, type TestService } from '../helpers/service.ts';
+import { call, envelope, startTestService, type JsonResponse, type TestService, until } from '../helpers/service.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SYMBOL = 'BTC-USDT';
 const FUNDED = ['binance', 'okx', 'bybit'];
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
@@ -25,16 +24,6 @@ interface Order {
   execution_type: string;
   failure_class: string | null;
   [k: string]: unknown;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
 }
 
 function assertError(res: JsonResponse, status: number, code: string, field?: string): void {

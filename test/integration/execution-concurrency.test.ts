@@ -7,9 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, startTestService, type TestService } from '../helpers/service.ts';
+import { call, startTestService, type TestService, until } from '../helpers/service.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SYMBOL = 'BTC-USDT';
 const FUNDED = ['binance', 'okx', 'bybit'];
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
@@ -42,16 +41,6 @@ interface Position {
   qty_1e8: number;
   locked_qty_1e8: number;
   available_qty_1e8: number;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
 }
 
 /** Quote a buy fill takes: ceil(price x qty / 1e9) plus its fee (USD 1e9 -> quote 1e8, up). */

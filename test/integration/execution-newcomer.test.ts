@@ -10,10 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, envelope, startTestService, type TestService } from '../helpers/service.ts';
+import { call, envelope, startTestService, type TestService, until } from '../helpers/service.ts';
 import { StreamClient, type Frame } from '../helpers/stream-client.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SYMBOL = 'BTC-USDT';
 /** The venues listing BTC-USDT spot in the simulated catalog (docs/simulation.md). */
 const LISTING_VENUES = ['binance', 'coinbase', 'kraken', 'okx', 'bybit', 'kucoin', 'bitstamp'];
@@ -80,16 +79,6 @@ function buyDebit1e8(f: Pick<Fill, 'price_1e9' | 'qty_1e8' | 'fee_1e9'>): bigint
   const cost = (BigInt(f.price_1e9) * BigInt(f.qty_1e8) + 999_999_999n) / 1_000_000_000n;
   const fee = (BigInt(f.fee_1e9) + 9n) / 10n;
   return cost + fee;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
 }
 
 describe('execution: the newcomer flow (real service)', () => {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService } from '../helpers/service.ts';
+import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService, until } from '../helpers/service.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FUNDED = ['binance', 'okx', 'bybit'];
@@ -52,16 +52,6 @@ interface Position {
   current_value_usd_1e9: number;
   lifecycle: { state: string };
   is_sandbox: boolean;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
 }
 
 function assertError(res: JsonResponse, status: number, code: string, field?: string): void {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listingOf } from '../../actors/edge/sim/catalog.ts';
 import { book, type BookType } from '../../actors/market/directory.ts';
-import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService } from '../helpers/service.ts';
+import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService, until } from '../helpers/service.ts';
 
 interface Nbbo {
   bid: number;
@@ -51,17 +51,6 @@ interface BatchError {
 
 const SOURCES = ['edge_nbbo', 'edge_rpc_snapshot', 'venue_public_api', 'unavailable'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
-}
 
 function assertError(res: JsonResponse, status: number, code: string, field?: string): void {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);

@@ -7,15 +7,14 @@
  * (before the ledger's periodic checkpoint) checks the replay does not apply a fill twice.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { call, TEST_OPERATOR_KEY } from '../helpers/service.ts';
+import { startProcess as startMain } from '../helpers/process.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const op = TEST_OPERATOR_KEY;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SYMBOL = 'BTC-USDT';
@@ -23,15 +22,12 @@ const FUNDED = ['binance', 'okx', 'bybit'];
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
 /** SIM_ACCOUNT_USD of the spawned process. */
 const SIM_ACCOUNT_USD = 100_000;
+/** What this file's service runs with besides the defaults of startProcess. */
+const SIM_ENV = { SIM_SEED: '7', SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD) };
 const CASH_1E8 = BigInt(SIM_ACCOUNT_USD) * 100_000_000n;
 const SEED_BTC_1E8 = 100_000_000n;
 const BURST = 200;
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
 interface Fill {
   id: number;
   fill_id: string;
@@ -60,42 +56,6 @@ interface Position {
   locked_qty_1e8: number;
 }
 
-function startProcess(dataDir: string, children: ChildProcess[]): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      OPERATOR_KEY: op,
-      LOG_LEVEL: 'silent',
-      WORKERS: '1',
-      SIM_SEED: '7',
-      SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 30 s:\n${out}`)), 30_000);
-    const onData = () => {
-      const m = /Listening on http:\/\/([\d.]+):(\d+)/.exec(out);
-      if (m === null) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve({ child, base: `http://${m[1]}:${m[2]}`, output: () => out });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
-    });
-  });
-}
 
 /** Resolves once the process is gone; bounded. */
 function exitOf(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -206,7 +166,7 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
 
   it('finds every acknowledged order and every fill once, reconciles in-flight orders, and positions = seeds + fills', async (t) => {
     // --- first life: accounts, a few orders done, then a burst cut short by SIGKILL ---
-    const first = await startProcess(dataDir, children);
+    const first = await startMain(dataDir, children, SIM_ENV);
     await waitReady(first.base);
     for (const venue of FUNDED) {
       const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
@@ -277,7 +237,7 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     for (const o of outcomes) assert.ok(o === 201 || o === 'lost', `burst answer ${o}`);
 
     // --- second life: recovery ---
-    const second = await startProcess(dataDir, children);
+    const second = await startMain(dataDir, children, SIM_ENV);
     await waitReady(second.base);
     const orders = await allOrders(second.base);
     const fills = await allFills(second.base);
@@ -361,7 +321,7 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     });
     second.child.kill('SIGKILL');
     await exitOf(second.child, 10_000);
-    const third = await startProcess(dataDir, children);
+    const third = await startMain(dataDir, children, SIM_ENV);
     await waitReady(third.base);
     const finalOrders = await allOrders(third.base);
     const finalFills = await allFills(third.base);

@@ -3,65 +3,21 @@
  * SIGINT exit 0, WebSockets are told 1001, and the data survives a restart.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
 import { waitForWake } from '../helpers/stream-client.ts';
+import { startProcess } from '../helpers/process.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-  port: number;
-  output: () => string;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts main.ts and resolves once it printed `Listening on http://HOST:PORT`. */
-function startProcess(dataDir: string, children: ChildProcess[]): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      OPERATOR_KEY: TEST_OPERATOR_KEY,
-      LOG_LEVEL: 'silent',
-      WORKERS: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 30 s:\n${out}`)), 30_000);
-    const onData = () => {
-      const m = /Listening on http:\/\/([\d.]+):(\d+)/.exec(out);
-      if (m === null) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      const port = Number(m[2]);
-      assert.ok(port > 0, 'a real port was bound');
-      resolve({ child, port, base: `http://${m[1]}:${port}`, output: () => out });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
-    });
-  });
-}
 
 /** Resolves with the exit code, or fails after `timeoutMs`. */
 function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
@@ -103,6 +59,7 @@ describe('graceful shutdown of main.ts', () => {
 
   it('exits 0 on SIGTERM, closing WebSockets with 1001, and keeps the data for the next start', async () => {
     const first = await startProcess(dataDir, children);
+    assert.ok(first.port > 0, 'a real port was bound');
     await waitReady(first.base);
     const created = await call<{ raw_key: string; id: string }>(first.base, 'POST', '/v1/api_keys', {
       token: TEST_OPERATOR_KEY,

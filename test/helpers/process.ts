@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TEST_OPERATOR_KEY } from './service.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  port: number;
+  base: string;
+  output: () => string;
+}
+
+/**
+ * Starts the real `main.ts` in its own process on an ephemeral loopback port and resolves once
+ * it printed `Listening on http://HOST:PORT`. `children` collects it for cleanup; `env` adds or
+ * overrides variables.
+ */
+export function startProcess(dataDir: string, children: ChildProcess[], env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      OPERATOR_KEY: TEST_OPERATOR_KEY,
+      LOG_LEVEL: 'silent',
+      WORKERS: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 30 s:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /Listening on http:\/\/([\d.]+):(\d+)/.exec(out);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      const port = Number(m[2]);
+      resolve({ child, port, base: `http://${m[1]}:${port}`, output: () => out });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
+    });
+  });
+}

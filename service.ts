@@ -38,7 +38,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     registryUrl: new URL('./actors/registry.ts', import.meta.url).href,
     log,
     logLevel: config.logLevel,
-    shared: { quotes: market.quotes, interest: market.interest },
+    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest },
     settings: { simSeed: config.simSeed },
   });
   const gateway = new Gateway({

@@ -21,6 +21,8 @@ import { dataFrame, privateTopic } from './ws/channels.ts';
 import { ExecutionService, type ExecutionConfig } from './execution/service.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
+import { VenueBooks } from './execution/views.ts';
+import { DepthCacheReader } from '../actors/edge/depth-cache.ts';
 import { SseHub } from './http/sse.ts';
 import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
@@ -75,13 +77,15 @@ export class Gateway {
     const execution = (this.execution = new ExecutionService(
       deps.storage,
       deps.topology.endpoint,
+      new VenueBooks(deps.topology.endpoint, new DepthCacheReader(deps.market.depth)),
       quotes,
       killSwitch,
       (client, mode) => new Set(deps.storage.credentials.venues(client, mode)),
       (channel, client, mode, data) => {
         if (channel === 'tca') streams.tca.publish(`${client}|${mode}`, 'tca_report', data as { node_order_id: string });
-        if (channel === 'orders' && (data as { engine_phase?: string }).engine_phase === 'done') {
-          streams.risk.publish(`${client}|${mode}`, 'risk', riskReadout(this.context, client, mode));
+        const key = `${client}|${mode}`;
+        if (channel === 'orders' && streams.risk.has(key) && (data as { engine_phase?: string }).engine_phase === 'done') {
+          streams.risk.publish(key, 'risk', riskReadout(this.context, client, mode));
         }
         const topic = privateTopic(channel, { client_id: client, mode });
         // Nobody listening: no frame is built.

@@ -133,6 +133,11 @@ export class OrderStore {
     return n;
   }
 
+  /** How many of the client's orders are working: a key count of the open-orders index. */
+  countOpen(clientId: string, mode: Mode): number {
+    return this.db.openOrders.getKeysCount({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] });
+  }
+
   listFills(
     clientId: string,
     mode: Mode,

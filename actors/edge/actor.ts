@@ -2,7 +2,8 @@ import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { Side } from '../../domain/market.ts';
 import { BPS, notionalUsd1e9, wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
-import { bookKey, type BookType } from '../market/directory.ts';
+import { book, bookKey, type BookType } from '../market/directory.ts';
+import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
@@ -18,8 +19,9 @@ const NS_PER_MS = 1_000_000;
  * One venue edge: connects (here, to a simulated venue), subscribes, normalises to integer L2
  * deltas and forwards them to the book actors; trades go to the gateway's tape.
  *
- *   timer (5 ms) -> SimVenue.advance(now) -> sink -> per-symbol delta buffers
- *                -> Levels to book:<symbol>[:perp]; trade batch -> $tape topic (gateway, LMDB)
+ *   timer (10 ms) -> SimVenue.advance(now) -> sink -> per-symbol delta buffers
+ *                 -> Levels to book:<symbol>[:perp]; trade batch -> $tape topic (gateway, LMDB)
+ *                 -> the changed symbols' depth slots (shared memory, read by the router)
  *
  * A real venue adapter (wire formats, signing) replaces SimVenue behind the same sink.
  */
@@ -41,6 +43,11 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private connected = false;
   private lastSeenMs = 0;
   private cancelTimer: (() => void) | undefined;
+  private depth: DepthCacheWriter | undefined;
+  /** symbol -> its depth-cache slot */
+  private readonly depthSlots = new Map<string, number>();
+  /** The symbol `fillDepth` writes; set just before each slot write (no closure per write). */
+  private depthSymbol = '';
 
   constructor(private readonly spec: EdgeSpec) {
     this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
@@ -52,6 +59,15 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const seed = Number(ctx.environment.settings['simSeed'] ?? 1);
     const model = new LatentPriceModel(seed);
     this.sim = new SimVenue(this.spec, model, seed, this, { start_ns: Date.now() * NS_PER_MS });
+    const depth = ctx.environment.shared['depth'];
+    if (depth !== undefined) {
+      this.depth = new DepthCacheWriter(depth, this.spec.edge_id);
+      for (const listing of this.spec.listings) {
+        const entry = book(listing.symbol, this.type);
+        const index = entry?.edges.indexOf(this.spec.edge_id) ?? -1;
+        if (entry !== undefined && index >= 0) this.depthSlots.set(listing.symbol, depthSlot(entry, index));
+      }
+    }
     this.tick();
   }
 
@@ -115,6 +131,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     if (sim === undefined || ctx === undefined) return;
     for (const symbol of sim.subscribed()) {
       this.pending.delete(symbol);
+      this.writeDepth(symbol);
       if (connected) this.sendSnapshot(symbol, ts_ns);
       else ctx.tell(this.bookOf(symbol), { t: 'VenueDown', venue: this.spec.venue, ts_ns } satisfies BookMessage);
     }
@@ -122,7 +139,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
 
   private tick = (): void => {
     const sim = this.sim!;
-    sim.advance(Date.now() * NS_PER_MS);
+    const now = Date.now();
+    sim.advance(now * NS_PER_MS);
+    this.depth?.heartbeat(now);
     this.flush();
     this.cancelTimer = this.ctx!.schedule(ADVANCE_MS, this.tick);
   };
@@ -134,6 +153,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       const edge_ts_ns = wallClockNs();
       for (const [symbol, levels] of this.pending) {
         if (levels.length === 0) continue;
+        this.writeDepth(symbol);
         ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, edge_ts_ns, levels } satisfies BookMessage);
       }
       this.pending.clear();
@@ -180,8 +200,20 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     if (sim.isSubscribed(symbol)) return true;
     sim.subscribe(symbol);
     if (this.connected) this.sendSnapshot(symbol, Date.now() * NS_PER_MS);
+    this.writeDepth(symbol);
     return true;
   }
+
+  /** The symbol's book into its depth-cache slot, as of the last processed instant. */
+  private writeDepth(symbol: string): void {
+    const slot = this.depthSlots.get(symbol);
+    if (this.depth === undefined || slot === undefined) return;
+    this.depthSymbol = symbol;
+    this.depth.write(slot, this.connected, this.sim!.processedToNs, this.fillDepth);
+  }
+
+  private readonly fillDepth = (side: Side, words: Float64Array, pricesAt: number, qtysAt: number): number =>
+    this.sim!.levelsInto(this.depthSymbol, side, DEPTH_LEVELS, words, pricesAt, words, qtysAt);
 
   private sendSnapshot(symbol: string, ts_ns: number): void {
     const snapshot = this.snapshot(symbol, SNAPSHOT_DEPTH, ts_ns);

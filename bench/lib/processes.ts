@@ -32,7 +32,9 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
   if (apiKey === undefined) throw new Error(`admin CLI printed no key:\n${created}`);
   const logPath = join(dataDir, 'service.log');
   const logFd = openSync(logPath, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', logFd, 'inherit'] });
+  // BENCH_SERVICE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
+  const nodeArgs = (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   const port = Number((await waitForFileLine(logPath, /Listening on http:\/\/[^:]+:(\d+)/, 30_000))[1]);
   return {

@@ -18,7 +18,7 @@ import type { Principal } from '../auth/principal.ts';
 import { Errors } from '../errors.ts';
 import type { KillSwitch } from '../kill-switch.ts';
 import type { QuoteService } from '../market/quotes.ts';
-import { bestSingleVenue, venueViews } from './views.ts';
+import { bestSingleVenue, type VenueBooks } from './views.ts';
 
 /** What a client sends to `POST /v1/orders`, after schema validation. */
 export interface OrderRequest {
@@ -88,6 +88,7 @@ export class ExecutionService {
   constructor(
     private readonly storage: Storage,
     private readonly endpoint: Endpoint,
+    private readonly books: VenueBooks,
     private readonly quotes: QuoteService,
     private readonly killSwitch: KillSwitch,
     private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>,
@@ -246,7 +247,7 @@ export class ExecutionService {
   /** Routes without placing: the plan, its fees and landed cost. */
   async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
-    const views = await venueViews(this.endpoint, entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode));
+    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode));
     const plan = route(this.routeRequest('preview', request, entry), views);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
@@ -390,7 +391,7 @@ export class ExecutionService {
 
   private async dispatch(order: OrderRecord, entry: BookEntry): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
-    const views = await venueViews(this.endpoint, entry, this.credentialedVenues(order.client_id, order.mode), ledger);
+    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger);
     const request = this.routeRequest(order.node_order_id, {
       side: order.side,
       qty_1e8: order.qty_1e8,
@@ -478,69 +479,40 @@ export class ExecutionService {
   }
 
   private async execute(order: OrderRecord, views: Parameters<typeof bestSingleVenue>[0], reservations: (number | false)[]): Promise<void> {
-    const ledger = this.ledger(order.client_id, order.mode);
-    const parts = parseSymbol(order.symbol)!;
     const started = nowNs();
-    await Promise.all(
-      order.children.map(async (child, i) => {
-        if (child.status !== 'sent') return;
-        let result: ChildExecution | undefined;
-        try {
-          result = await this.endpoint.ask<ChildExecution>(
-            edgeKey(child.edge_id),
-            // The child's limit is the worst level the plan took: a market order does not walk
-            // past what was routed to the venue.
-            { t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage,
-            CHILD_TIMEOUT_MS,
-          );
-        } catch (err) {
-          // The venue's answer is lost: the leg is in doubt until reconciled, never guessed.
-          child.status = 'unconfirmed';
-          child.reason = (err as Error).message;
-          order.reconciliation_state = 'reconciling';
-        }
-        const reservation = reservations[i];
-        const fills: FillRecord[] = [];
-        if (result !== undefined) {
-          const state = this.ledgerState(order.client_id, order.mode);
-          for (const f of result.fills) {
-            const fill = this.fillRecord(order, child, result, f);
-            const applied = ledger.applyFill({
-              ...this.ledgerFill(fill, parts.quote),
-              ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
-            });
-            if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');
-            // The fill is put below in this same turn, before any checkpoint can be.
-            state.watermark = fill.id;
-            state.dirty = true;
-            fills.push(fill);
-            child.filled_qty_1e8 += f.qty_1e8;
-            child.fee_1e9 += f.fee_1e9;
-            child.venue_reported_cum_fee_1e9 = f.cum_fee_1e9;
-          }
-          child.status = child.filled_qty_1e8 === child.qty_1e8 ? 'filled' : child.filled_qty_1e8 > 0 ? 'partial' : result.ok ? 'cancelled' : 'rejected';
-          child.reason = result.reason ?? (child.filled_qty_1e8 < child.qty_1e8 ? 'ioc_remainder_cancelled' : null);
-          if (child.fee_1e9 !== child.venue_reported_cum_fee_1e9) order.reconciliation_state = 'reconciling';
-        }
-        if (result !== undefined && reservation !== false && reservation !== undefined) ledger.release(reservation);
-        if (fills.length > 0) {
-          order.filled_qty_1e8 += fills.reduce((s, f) => s + f.qty_1e8, 0);
-          if (order.first_fill_ts_ns === null) {
-            order.first_fill_ts_ns = fills[0]!.exchange_ts_ns;
-            order.time_to_first_fill_ms = Math.max(0, Math.round((fills[0]!.ts_unix_ns - order.created_unix_ns) / 1e6));
-          }
-          order.fill_ids.push(...fills.map((f) => f.id));
-          order.status = order.filled_qty_1e8 < order.qty_1e8 ? 'PARTIAL' : order.status;
-          order.updated_unix_ns = nowNs();
-          // Fills, the order and the ledger in one commit, on disk before anyone hears of them.
-          for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
-          this.storage.orders.putOrder(order);
-          await this.storage.orders.durable();
-          for (const fill of fills) this.publish('fills', order.client_id, order.mode, fill);
-          this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
-        }
-      }),
+    // Every leg is immediate-or-cancel: they all answer within the child timeout, so their fills
+    // are booked together and the order, its fills and the final status share one commit.
+    const results = await Promise.all(
+      order.children.map((child) =>
+        child.status !== 'sent'
+          ? undefined
+          : this.endpoint
+              .ask<ChildExecution>(
+                edgeKey(child.edge_id),
+                // The child's limit is the worst level the plan took: a market order does not
+                // walk past what was routed to the venue.
+                { t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage,
+                CHILD_TIMEOUT_MS,
+              )
+              .catch((err: unknown) => err as Error),
+      ),
     );
+    const fills: FillRecord[] = [];
+    order.children.forEach((child, i) => {
+      const result = results[i];
+      if (result === undefined) return;
+      if (result instanceof Error) {
+        // The venue's answer is lost: the leg is in doubt until reconciled, never guessed.
+        child.status = 'unconfirmed';
+        child.reason = result.message;
+        return;
+      }
+      this.bookChildFills(order, child, result, reservations[i], fills);
+    });
+    if (fills.length > 0) {
+      order.first_fill_ts_ns = fills[0]!.exchange_ts_ns;
+      order.time_to_first_fill_ms = Math.max(0, Math.round((fills[0]!.ts_unix_ns - order.created_unix_ns) / 1e6));
+    }
     // Every leg answered (or is in doubt): the final status and TCA.
     const doubtful = order.children.some((c) => c.status === 'unconfirmed');
     const feeMismatch = order.children.some((c) => c.fee_1e9 !== c.venue_reported_cum_fee_1e9);
@@ -548,6 +520,7 @@ export class ExecutionService {
     if (doubtful) {
       order.status = 'UNCONFIRMED';
       order.venue_state = 'unknown';
+      order.updated_unix_ns = nowNs();
     } else if (order.filled_qty_1e8 === order.qty_1e8) {
       this.finish(order, 'COMPLETED', null, null);
     } else if (order.filled_qty_1e8 > 0) {
@@ -555,17 +528,44 @@ export class ExecutionService {
     } else {
       this.finish(order, 'REJECTED', 'no_fill', order.children.map((c) => `${c.venue}: ${c.reason ?? c.status}`).join('; '));
     }
-    if (order.filled_qty_1e8 > 0) order.tca = this.tca(order, views, started) as Record<string, unknown> | null;
+    if (order.filled_qty_1e8 > 0) order.tca = this.tca(order, fills, views, started) as Record<string, unknown> | null;
+    // Fills, the order and (through the watermark) the ledger in one commit, on disk before
+    // anyone hears of them.
+    for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
     this.storage.orders.putOrder(order);
     await this.storage.orders.durable();
+    for (const fill of fills) this.publish('fills', order.client_id, order.mode, fill);
     this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
     if (order.tca !== null) this.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
   }
 
-  private tca(order: OrderRecord, views: Parameters<typeof bestSingleVenue>[0], started: number): unknown {
-    const fills = order.fill_ids
-      .map((id) => this.storage.orders.getFill(order.client_id, order.mode, id))
-      .filter((f): f is FillRecord => f !== undefined);
+  /** One leg's answer: its fills as FillRecords, booked in the ledger against its reservation. */
+  private bookChildFills(order: OrderRecord, child: ChildOrder, result: ChildExecution, reservation: number | false | undefined, out: FillRecord[]): void {
+    const state = this.ledgerState(order.client_id, order.mode);
+    const quote = parseSymbol(order.symbol)!.quote;
+    for (const f of result.fills) {
+      const fill = this.fillRecord(order, child, result, f);
+      const applied = state.ledger.applyFill({
+        ...this.ledgerFill(fill, quote),
+        ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
+      });
+      if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');
+      // The fill is put in this same turn, before any checkpoint can be.
+      state.watermark = fill.id;
+      state.dirty = true;
+      out.push(fill);
+      order.fill_ids.push(fill.id);
+      order.filled_qty_1e8 += f.qty_1e8;
+      child.filled_qty_1e8 += f.qty_1e8;
+      child.fee_1e9 += f.fee_1e9;
+      child.venue_reported_cum_fee_1e9 = f.cum_fee_1e9;
+    }
+    child.status = child.filled_qty_1e8 === child.qty_1e8 ? 'filled' : child.filled_qty_1e8 > 0 ? 'partial' : result.ok ? 'cancelled' : 'rejected';
+    child.reason = result.reason ?? (child.filled_qty_1e8 < child.qty_1e8 ? 'ioc_remainder_cancelled' : null);
+    if (reservation !== false && reservation !== undefined) state.ledger.release(reservation);
+  }
+
+  private tca(order: OrderRecord, fills: readonly FillRecord[], views: Parameters<typeof bestSingleVenue>[0], started: number): unknown {
     const nbboBid = Math.max(0, ...views.map((v) => (v.bid_count > 0 ? v.bids_px[0]! : 0)));
     const nbboAsk = Math.min(Infinity, ...views.map((v) => (v.ask_count > 0 ? v.asks_px[0]! : Infinity)));
     const mid = order.arrival_mid_1e9 ?? 0;

@@ -1,3 +1,4 @@
+import { DEPTH_LEVELS, depthSlot, EDGE_STALE_MS, type DepthCacheReader, type VenueDepth } from '../../actors/edge/depth-cache.ts';
 import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
 import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
 import type { Ledger } from '../../actors/ledger/ledger.ts';
@@ -9,61 +10,94 @@ import { parseSymbol } from '../../domain/market.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 
 /** Depth each edge reports for routing: the SOR's 50 levels. */
-export const ROUTING_DEPTH = 50;
+export const ROUTING_DEPTH = DEPTH_LEVELS;
 const BOOK_TIMEOUT_MS = 500;
 
 /**
- * Builds the router's per-venue views of a symbol: each feeding edge's own book (asked through
- * the rings, in parallel), whether it answered, the caller's credentials and balances there.
+ * The router's per-venue views of a symbol: each feeding edge's own book, whether it is online
+ * and publishing, the caller's credentials and balances there.
+ *
+ * Books come from the depth cache (shared memory the edges write on every change), so routing
+ * asks nothing through the rings. An edge that does not stream the symbol has no slot yet: it
+ * is asked for its book, as a cold quote is.
  */
-export async function venueViews(
-  endpoint: Endpoint,
-  entry: BookEntry,
-  credentialed: ReadonlySet<string>,
-  ledger: Ledger,
-): Promise<VenueView[]> {
-  const parts = parseSymbol(entry.symbol)!;
-  // A venue without the caller's credentials cannot be a candidate: its book is not fetched
-  // (the plan still lists it, with reason no_credentials).
-  const books = await Promise.all(
-    entry.edges.map((edge, i) =>
-      credentialed.has(entry.venues[i]!)
-        ? endpoint
-            .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)
-            .catch(() => null)
-        : Promise.resolve(undefined),
-    ),
-  );
-  return entry.edges.map((edge, i) => {
-    const spec = edgeSpec(edge)!;
-    const listing = listingOf(edge, entry.symbol)!;
-    const fetched = books[i];
-    const book = fetched ?? null;
-    const bids = levelsOf(book?.bids ?? []);
-    const asks = levelsOf(book?.asks ?? []);
-    const venue = entry.venues[i]!;
-    return {
-      venue,
-      edge_id: edge,
-      listed: true,
-      // Not asked (no credentials) counts as online: the reason reported is the credentials.
-      online: fetched === undefined || book !== null,
-      last_update_ns: book?.ts_ns ?? 0,
-      has_credentials: credentialed.has(venue),
-      base_available_1e8: Number(ledger.available(venue, parts.base)),
-      quote_available_1e8: Number(ledger.available(venue, parts.quote)),
-      bids_px: bids.px,
-      bids_qty: bids.qty,
-      bid_count: bids.count,
-      asks_px: asks.px,
-      asks_qty: asks.qty,
-      ask_count: asks.count,
-      maker_bps: spec.maker_bps,
-      taker_bps: spec.taker_bps,
-      latency_ms: spec.market.latency_ms,
-      rules: listing.rules,
-    };
-  });
+export class VenueBooks {
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly depth: DepthCacheReader,
+  ) {}
+
+  async views(entry: BookEntry, credentialed: ReadonlySet<string>, ledger: Ledger): Promise<VenueView[]> {
+    const parts = parseSymbol(entry.symbol)!;
+    const nowMs = Date.now();
+    const depths: (VenueDepth | null | undefined)[] = [];
+    let asks: Promise<void>[] | undefined;
+    entry.edges.forEach((edge, i) => {
+      // A venue without the caller's credentials cannot be a candidate: its book is not read
+      // (the plan still lists it, with reason no_credentials).
+      if (!credentialed.has(entry.venues[i]!)) return;
+      const cached = this.depth.read(depthSlot(entry, i), edge);
+      if (cached !== undefined) {
+        // Online and publishing: the feed is up and the edge's timer beats.
+        depths[i] = cached.connected && nowMs - cached.heartbeat_ms < EDGE_STALE_MS ? cached : null;
+        return;
+      }
+      (asks ??= []).push(
+        this.endpoint
+          .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)
+          .then(
+            (book) => void (depths[i] = book === null ? null : depthOf(book)),
+            () => void (depths[i] = null),
+          ),
+      );
+    });
+    if (asks !== undefined) await Promise.all(asks);
+    return entry.edges.map((edge, i) => {
+      const spec = edgeSpec(edge)!;
+      const venue = entry.venues[i]!;
+      const book = depths[i];
+      return {
+        venue,
+        edge_id: edge,
+        listed: true,
+        // Not read (no credentials) counts as online: the reason reported is the credentials.
+        online: book !== null,
+        last_update_ns: book?.ts_ns ?? 0,
+        has_credentials: credentialed.has(venue),
+        base_available_1e8: Number(ledger.available(venue, parts.base)),
+        quote_available_1e8: Number(ledger.available(venue, parts.quote)),
+        bids_px: book?.bidsPx ?? EMPTY,
+        bids_qty: book?.bidsQty ?? EMPTY,
+        bid_count: book?.bidCount ?? 0,
+        asks_px: book?.asksPx ?? EMPTY,
+        asks_qty: book?.asksQty ?? EMPTY,
+        ask_count: book?.askCount ?? 0,
+        maker_bps: spec.maker_bps,
+        taker_bps: spec.taker_bps,
+        latency_ms: spec.market.latency_ms,
+        rules: listingOf(edge, entry.symbol)!.rules,
+      };
+    });
+  }
+}
+
+const EMPTY = new Float64Array(0);
+
+/** An edge's `Book` answer in the depth cache's shape. */
+function depthOf(book: EdgeSnapshot): VenueDepth {
+  const bids = levelsOf(book.bids);
+  const asks = levelsOf(book.asks);
+  return {
+    connected: true,
+    ts_ns: book.ts_ns,
+    heartbeat_ms: Date.now(),
+    bidCount: bids.count,
+    askCount: asks.count,
+    bidsPx: bids.px,
+    bidsQty: bids.qty,
+    asksPx: asks.px,
+    asksQty: asks.qty,
+  };
 }
 
 function levelsOf(flat: number[]): { px: Float64Array; qty: Float64Array; count: number } {

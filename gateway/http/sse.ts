@@ -66,6 +66,11 @@ export class SseHub<T> {
     };
   }
 
+  /** Whether anyone listens on `key`: publishers skip building an item nobody will read. */
+  has(key: string): boolean {
+    return this.subscribers.has(key);
+  }
+
   publish(key: string, event: string, item: T): void {
     const set = this.subscribers.get(key);
     if (set === undefined) return;

@@ -113,7 +113,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
 export function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Record<string, unknown> {
   const ledger = ctx.execution.ledger(client, mode);
   const view = ledger.view((asset) => ctx.execution.markOf(asset));
-  const working = ctx.storage.orders.listOrders(client, mode, { limit: 1000, openOnly: true }).orders.length;
+  const working = ctx.storage.orders.countOpen(client, mode);
   return {
     kill_switch: ctx.killSwitch.state,
     limits: { max_order_notional_usd_1e9: ctx.executionConfig.maxOrderNotionalUsd1e9 },

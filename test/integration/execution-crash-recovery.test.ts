@@ -26,7 +26,9 @@ const SIM_ACCOUNT_USD = 100_000;
 const SIM_ENV = { SIM_SEED: '7', SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD) };
 const CASH_1E8 = BigInt(SIM_ACCOUNT_USD) * 100_000_000n;
 const SEED_BTC_1E8 = 100_000_000n;
-const BURST = 200;
+const BURST = 2_000;
+/** Concurrent senders of the burst. */
+const SENDERS = 25;
 
 interface Fill {
   id: number;
@@ -216,19 +218,31 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
       qty_1e8: 1_000_000 + i, // distinct sizes, about $1,000 each
       order_type: 'market',
     }));
-    const inFlight = bodies.map((body) =>
-      call<Order>(first.base, 'POST', '/v1/orders', { token: op, body }).then(
-        (res) => {
-          answered++;
-          if (res.status === 201) acked.push(res.body);
-          return res.status;
-        },
-        () => 'lost' as const,
-      ),
-    );
+    // A steady stream, not one volley: group commit acknowledges a whole volley at once, so the
+    // kill must land while requests are always in flight.
+    const outcomes: (number | 'lost')[] = [];
+    let next = 0;
+    let killed = false;
+    const sender = async (): Promise<void> => {
+      while (!killed && next < bodies.length) {
+        const body = bodies[next++]!;
+        outcomes.push(
+          await call<Order>(first.base, 'POST', '/v1/orders', { token: op, body }).then(
+            (res) => {
+              answered++;
+              if (res.status === 201) acked.push(res.body);
+              return res.status;
+            },
+            () => 'lost' as const,
+          ),
+        );
+      }
+    };
+    const senders = Array.from({ length: SENDERS }, sender);
     await until('the first acknowledgements', async () => (acked.length >= 10 ? true : undefined), 20_000, 1);
     first.child.kill('SIGKILL');
-    const outcomes = await Promise.all(inFlight);
+    killed = true;
+    await Promise.all(senders);
     await exitOf(first.child, 10_000);
     assert.equal(first.child.signalCode, 'SIGKILL');
     const lost = outcomes.filter((o) => o === 'lost').length;

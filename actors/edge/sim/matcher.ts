@@ -57,5 +57,7 @@ export interface Matcher {
   bestAsk(): number | undefined;
   /** Aggregated levels from the best outwards, at most `depth`. */
   levels(side: Side, depth: number): { price_1e9: number; qty_1e8: number }[];
+  /** The same levels written into `prices` from `pricesAt` and `qtys` from `qtysAt`, without allocating; returns how many. */
+  levelsInto(side: Side, depth: number, prices: Float64Array, pricesAt: number, qtys: Float64Array, qtysAt: number): number;
   restingOrders(): number;
 }

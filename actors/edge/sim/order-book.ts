@@ -441,6 +441,17 @@ export class OrderBook implements Matcher {
     return out;
   }
 
+  levelsInto(side: Side, depth: number, prices: Float64Array, pricesAt: number, qtys: Float64Array, qtysAt: number): number {
+    const ladder = side === Side.BID ? this.bids : this.asks;
+    let n = 0;
+    for (let i = ladder.count - 1; i >= 0 && n < depth; i--, n++) {
+      const lF = ladder.levels[i]! * F64_PER_RECORD;
+      prices[pricesAt + n] = this.lf[lF + LEVEL_PRICE]!;
+      qtys[qtysAt + n] = this.lf[lF + LEVEL_QTY]!;
+    }
+    return n;
+  }
+
   restingOrders(): number {
     return this.resting;
   }

@@ -83,6 +83,15 @@ export class ReferenceBook implements Matcher {
     return prices.slice(0, depth).map((price) => ({ price_1e9: price, qty_1e8: totals.get(price)! }));
   }
 
+  levelsInto(side: Side, depth: number, prices: Float64Array, pricesAt: number, qtys: Float64Array, qtysAt: number): number {
+    const levels = this.levels(side, depth);
+    levels.forEach((l, i) => {
+      prices[pricesAt + i] = l.price_1e9;
+      qtys[qtysAt + i] = l.qty_1e8;
+    });
+    return levels.length;
+  }
+
   restingOrders(): number {
     return this.orders.length;
   }

@@ -398,6 +398,20 @@ export class SimVenue {
     };
   }
 
+  /**
+   * The symbol's levels as of the last processed instant (no advance), written into caller
+   * arrays: the depth cache's writer path. Returns how many, -1 when not listed.
+   */
+  levelsInto(symbol: string, side: Side, depth: number, prices: Float64Array, pricesAt: number, qtys: Float64Array, qtysAt: number): number {
+    const s = this.bySymbol.get(symbol);
+    return s === undefined ? -1 : s.matcher.levelsInto(side, depth, prices, pricesAt, qtys, qtysAt);
+  }
+
+  /** The instant the simulation has been processed to, ns. */
+  get processedToNs(): number {
+    return this.processedTo;
+  }
+
   /** Best bid / ask of a listed symbol as of the last processed instant (undefined = empty side). */
   bestBid(symbol: string): number | undefined {
     return this.bySymbol.get(symbol)?.matcher.bestBid();

@@ -1,0 +1,154 @@
+import { Side } from '../../domain/market.ts';
+import { EDGES } from './sim/catalog.ts';
+import { books, type BookEntry } from '../market/directory.ts';
+
+/**
+ * The depth cache: each edge's own book of each symbol it feeds, 50 levels a side, in shared
+ * memory. The edge writes a slot whenever its book of that symbol changes (after each advance
+ * and each execution); the router reads it without a message hop. Routing an order then costs
+ * a memory copy per venue instead of an ask per venue through the rings (encode, wake-up, decode
+ * of 200 numbers, and back).
+ *
+ * Buffer layout (Float64 words):
+ *
+ *   words 0 .. E-1     heartbeat_ms per edge (catalog order): the edge's timer is alive
+ *   then, per slot     (one per (book, feeding edge), in directory order)
+ *     word 0           seq (Int32 at the slot's first byte; odd while the writer is inside)
+ *     word 1           written (0 until the first write)
+ *     word 2           connected (0/1): the venue's feed is up
+ *     word 3           book ts_ns: the venue instant the levels are as of
+ *     words 4-5        bid count, ask count (<= DEPTH_LEVELS)
+ *     6 ...            bid prices, bid qtys, ask prices, ask qtys (DEPTH_LEVELS each)
+ *
+ * Seqlock as in the quote cache. A heartbeat is one aligned 8-byte word written by one thread:
+ * a reader sees the old or the new value, never a mix.
+ */
+export const DEPTH_LEVELS = 50;
+const SLOT_HEADER = 6;
+const SLOT_WORDS = SLOT_HEADER + 4 * DEPTH_LEVELS;
+const SLOT_BYTES = SLOT_WORDS * 8;
+const HEARTBEAT_WORDS = EDGES.length;
+/** An edge whose timer has not beaten for this long is not publishing. */
+export const EDGE_STALE_MS = 1_000;
+
+const EDGE_INDEX = new Map(EDGES.map((e, i) => [e.edge_id, i]));
+/** First slot of each book (by directory slot); a book's edges follow in its `edges` order. */
+const BOOK_BASE: number[] = [];
+let slotTotal = 0;
+for (const entry of books()) {
+  BOOK_BASE[entry.slot] = slotTotal;
+  slotTotal += entry.edges.length;
+}
+const SLOT_TOTAL = slotTotal;
+
+export function createDepthCache(): SharedArrayBuffer {
+  return new SharedArrayBuffer(HEARTBEAT_WORDS * 8 + SLOT_TOTAL * SLOT_BYTES);
+}
+
+/** The slot of (book, the book's i-th feeding edge). */
+export function depthSlot(entry: BookEntry, edgeIndex: number): number {
+  return BOOK_BASE[entry.slot]! + edgeIndex;
+}
+
+function slotWord(slot: number): number {
+  return HEARTBEAT_WORDS + slot * SLOT_WORDS;
+}
+
+/** The writing side, owned by one edge actor: its heartbeat and its slots. */
+export class DepthCacheWriter {
+  private readonly words: Float64Array;
+  private readonly seq: Int32Array;
+  private readonly heartbeatWord: number;
+
+  constructor(cache: SharedArrayBuffer, edgeId: string) {
+    const index = EDGE_INDEX.get(edgeId);
+    if (index === undefined) throw new Error(`no edge ${edgeId} in the catalog`);
+    this.words = new Float64Array(cache);
+    this.seq = new Int32Array(cache);
+    this.heartbeatWord = index;
+  }
+
+  heartbeat(nowMs: number): void {
+    this.words[this.heartbeatWord] = nowMs;
+  }
+
+  /**
+   * Writes a slot: `fill(side, words, pricesAt, qtysAt)` writes that side's levels (at most
+   * DEPTH_LEVELS) at those word indexes and returns how many.
+   */
+  write(slot: number, connected: boolean, tsNs: number, fill: (side: Side, words: Float64Array, pricesAt: number, qtysAt: number) => number): void {
+    const w = this.words;
+    const base = slotWord(slot);
+    const seqIndex = base * 2;
+    const seq = Atomics.load(this.seq, seqIndex);
+    Atomics.store(this.seq, seqIndex, seq + 1);
+    w[base + 1] = 1;
+    w[base + 2] = connected ? 1 : 0;
+    w[base + 3] = tsNs;
+    const levels = base + SLOT_HEADER;
+    w[base + 4] = fill(Side.BID, w, levels, levels + DEPTH_LEVELS);
+    w[base + 5] = fill(Side.ASK, w, levels + 2 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS);
+    Atomics.store(this.seq, seqIndex, seq + 2);
+  }
+}
+
+/** One venue's book as the router reads it. */
+export interface VenueDepth {
+  connected: boolean;
+  ts_ns: number;
+  heartbeat_ms: number;
+  bidCount: number;
+  askCount: number;
+  bidsPx: Float64Array;
+  bidsQty: Float64Array;
+  asksPx: Float64Array;
+  asksQty: Float64Array;
+}
+
+/** The reading side (the router). */
+export class DepthCacheReader {
+  private readonly words: Float64Array;
+  private readonly seq: Int32Array;
+
+  constructor(cache: SharedArrayBuffer) {
+    this.words = new Float64Array(cache);
+    this.seq = new Int32Array(cache);
+  }
+
+  heartbeatMs(edgeId: string): number {
+    const index = EDGE_INDEX.get(edgeId);
+    return index === undefined ? 0 : this.words[index]!;
+  }
+
+  /**
+   * A consistent copy of a slot into fresh arrays (the plan keeps them), or undefined when the
+   * slot was never written (the edge does not stream that symbol) or no consistent copy could
+   * be taken.
+   */
+  read(slot: number, edgeId: string): VenueDepth | undefined {
+    const w = this.words;
+    const base = slotWord(slot);
+    const seqIndex = base * 2;
+    for (let attempt = 0; attempt < 256; attempt++) {
+      const before = Atomics.load(this.seq, seqIndex);
+      if ((before & 1) === 1) continue;
+      if (w[base + 1] !== 1) return undefined;
+      const bidCount = Math.min(w[base + 4]!, DEPTH_LEVELS);
+      const askCount = Math.min(w[base + 5]!, DEPTH_LEVELS);
+      const levels = base + SLOT_HEADER;
+      const depth: VenueDepth = {
+        connected: w[base + 2] === 1,
+        ts_ns: w[base + 3]!,
+        heartbeat_ms: this.heartbeatMs(edgeId),
+        bidCount,
+        askCount,
+        bidsPx: w.slice(levels, levels + bidCount),
+        bidsQty: w.slice(levels + DEPTH_LEVELS, levels + DEPTH_LEVELS + bidCount),
+        asksPx: w.slice(levels + 2 * DEPTH_LEVELS, levels + 2 * DEPTH_LEVELS + askCount),
+        asksQty: w.slice(levels + 3 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS + askCount),
+      };
+      if (Atomics.load(this.seq, seqIndex) === before) return depth;
+    }
+    return undefined;
+  }
+}

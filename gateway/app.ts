@@ -80,16 +80,23 @@ export class Gateway {
       new VenueBooks(deps.topology.endpoint, new DepthCacheReader(deps.market.depth)),
       quotes,
       killSwitch,
-      (client, mode) => new Set(deps.storage.credentials.venues(client, mode)),
-      (channel, client, mode, data) => {
-        if (channel === 'tca') streams.tca.publish(`${client}|${mode}`, 'tca_report', data as { node_order_id: string });
-        const key = `${client}|${mode}`;
-        if (channel === 'orders' && streams.risk.has(key) && (data as { engine_phase?: string }).engine_phase === 'done') {
-          streams.risk.publish(key, 'risk', riskReadout(this.context, client, mode));
-        }
-        const topic = privateTopic(channel, { client_id: client, mode });
-        // Nobody listening: no frame is built.
-        if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
+      (client, mode) => deps.storage.credentials.venueSet(client, mode),
+      {
+        wants: (channel, client, mode) => {
+          const key = `${client}|${mode}`;
+          if (channel === 'tca' && streams.tca.has(key)) return true;
+          if (channel === 'orders' && streams.risk.has(key)) return true;
+          return this.app.numSubscribers(privateTopic(channel, { client_id: client, mode })) > 0;
+        },
+        publish: (channel, client, mode, data) => {
+          const key = `${client}|${mode}`;
+          if (channel === 'tca') streams.tca.publish(key, 'tca_report', data as { node_order_id: string });
+          if (channel === 'orders' && streams.risk.has(key) && (data as { engine_phase?: string }).engine_phase === 'done') {
+            streams.risk.publish(key, 'risk', riskReadout(this.context, client, mode));
+          }
+          const topic = privateTopic(channel, { client_id: client, mode });
+          if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
+        },
       },
       executionConfig,
       deps.log,

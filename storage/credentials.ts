@@ -67,6 +67,8 @@ function guarded(credentials: VenueCredentials): VenueCredentials {
 
 export class CredentialStore {
   private readonly listeners: CredentialStoredListener[] = [];
+  /** `client|mode` -> venues with credentials; every order asks, so it is kept, and dropped on each write. */
+  private readonly venueSets = new Map<string, ReadonlySet<VenueId>>();
 
   /** Refuses to start when a stored row was sealed under a key this process does not hold. */
   constructor(
@@ -107,6 +109,7 @@ export class CredentialStore {
     const storedAtMs = Date.now();
     const row: SealedRow = { v: 1, ...box, stored_at_ms: storedAtMs };
     await this.db.credentials.put(rowKey(clientId, mode, venue), row);
+    this.venueSets.delete(`${clientId}|${mode}`);
     await this.db.root.flushed;
     const event: CredentialStoredEvent = { client_id: clientId, mode, venue, stored_at_ms: storedAtMs };
     for (const listener of this.listeners) {
@@ -143,6 +146,17 @@ export class CredentialStore {
     return out;
   }
 
+  /** `venues` as a set, cached until the client's credentials in that mode change. */
+  venueSet(clientId: string, mode: CredentialMode): ReadonlySet<VenueId> {
+    const key = `${clientId}|${mode}`;
+    let set = this.venueSets.get(key);
+    if (set === undefined) {
+      set = new Set(this.venues(clientId, mode));
+      this.venueSets.set(key, set);
+    }
+    return set;
+  }
+
   /** Removes the row; resolves true once the removal is durable, false when none was stored. */
   async delete(clientId: string, mode: CredentialMode, venue: VenueId): Promise<boolean> {
     const key = rowKey(clientId, mode, venue);
@@ -151,6 +165,7 @@ export class CredentialStore {
       this.db.credentials.remove(key);
       return true;
     });
+    this.venueSets.delete(`${clientId}|${mode}`);
     if (removed) await this.db.root.flushed;
     return removed;
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChildExecution, EdgeMessage } from '../../actors/edge/messages.ts';
 import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
 import { Ledger, isDollarAsset, type LedgerSnapshot, type SpotFill } from '../../actors/ledger/ledger.ts';
@@ -42,7 +42,14 @@ export interface ExecutionConfig {
   simAccountUsd: number;
 }
 
-export type Publish = (channel: 'orders' | 'fills' | 'routing' | 'tca', client: string, mode: Mode, data: unknown) => void;
+export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca';
+
+/** Where order events go: the private WebSocket channels and the SSE streams. */
+export interface ExecutionEvents {
+  /** Whether anyone listens for this client and mode: an event nobody reads is not built. */
+  wants(channel: ExecutionChannel, client: string, mode: Mode): boolean;
+  publish(channel: ExecutionChannel, client: string, mode: Mode, data: unknown): void;
+}
 
 const CHILD_TIMEOUT_MS = 2_000;
 const LEDGER_CHECKPOINT_MS = 1_000;
@@ -92,7 +99,7 @@ export class ExecutionService {
     private readonly quotes: QuoteService,
     private readonly killSwitch: KillSwitch,
     private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>,
-    private readonly publish: Publish,
+    private readonly events: ExecutionEvents,
     private readonly config: ExecutionConfig,
     private readonly log: Logger,
   ) {}
@@ -215,7 +222,7 @@ export class ExecutionService {
       order.venue_state = 'not_sent';
       this.storage.orders.putClientOrderId(order);
       await this.persist(order);
-      this.publish('orders', client, mode, this.orderEvent(order));
+      this.emitOrder(order);
       return { status: 201, order };
     }
     await this.dispatch(order, entry);
@@ -261,7 +268,7 @@ export class ExecutionService {
     if (order.status === 'WAITING') {
       this.finish(order, 'CANCELLED', 'cancelled', 'cancelled by client before activation');
       await this.persist(order);
-      this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
+      this.emitOrder(order);
       return order;
     }
     // Children are immediate-or-cancel: the legs in flight end by themselves; wait for them.
@@ -275,7 +282,7 @@ export class ExecutionService {
       if (order.status !== 'WAITING') continue;
       this.finish(order, 'CANCELLED', 'kill_switch', 'kill switch activated');
       this.storage.orders.putOrder(order);
-      this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
+      this.emitOrder(order);
     }
     await this.storage.orders.durable();
     await Promise.all(this.running.values());
@@ -404,7 +411,7 @@ export class ExecutionService {
     order.expected_fee_1e9 = plan.expected_fee_1e9;
     order.expected_fee_bps = plan.expected_fee_bps === null ? null : Math.round(plan.expected_fee_bps);
     order.engine_phase = 'routed';
-    this.publish('routing', order.client_id, order.mode, plan);
+    if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
 
     // The books were awaited: a kill switch thrown meanwhile still stops this order here.
     const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : this.admit(order, plan);
@@ -412,7 +419,7 @@ export class ExecutionService {
       this.finish(order, 'REJECTED', rejection[0], rejection[1]);
       await this.persist(order);
       this.storage.orders.putClientOrderId(order);
-      this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
+      this.emitOrder(order);
       return;
     }
     // Pre-trade risk: reserve what each leg may spend, now, synchronously: a concurrent order
@@ -444,7 +451,7 @@ export class ExecutionService {
       this.finish(order, 'REJECTED', 'insufficient_balance', 'balances were reserved by concurrent orders');
       await this.persist(order);
       this.storage.orders.putClientOrderId(order);
-      this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
+      this.emitOrder(order);
       return;
     }
     order.status = 'RUNNING';
@@ -452,7 +459,7 @@ export class ExecutionService {
     order.engine_phase = 'dispatching';
     this.storage.orders.putClientOrderId(order);
     await this.persist(order);
-    this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
+    this.emitOrder(order);
     const run = this.execute(order, views, reservations).catch((err: unknown) => {
       this.log.error({ node_order_id: order.node_order_id, err }, 'order execution failed');
     });
@@ -534,9 +541,11 @@ export class ExecutionService {
     for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
     this.storage.orders.putOrder(order);
     await this.storage.orders.durable();
-    for (const fill of fills) this.publish('fills', order.client_id, order.mode, fill);
-    this.publish('orders', order.client_id, order.mode, this.orderEvent(order));
-    if (order.tca !== null) this.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
+    if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
+    this.emitOrder(order);
+    if (order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
+      this.events.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
+    }
   }
 
   /** One leg's answer: its fills as FillRecords, booked in the ledger against its reservation. */
@@ -654,9 +663,10 @@ export class ExecutionService {
     await this.storage.orders.durable();
   }
 
-  private orderEvent(order: OrderRecord): Record<string, unknown> {
-    const { request_hash: _h, fill_ids: _f, mode: _m, ...rest } = order;
-    return rest;
+  private emitOrder(order: OrderRecord): void {
+    if (!this.events.wants('orders', order.client_id, order.mode)) return;
+    const { request_hash: _h, fill_ids: _f, mode: _m, ...event } = order;
+    this.events.publish('orders', order.client_id, order.mode, event);
   }
 
   /** USD mark of an asset from the consolidated books (its USD, USDT or USDC pair). */
@@ -671,14 +681,24 @@ export class ExecutionService {
   }
 }
 
-/** sha256 of the request with keys sorted: the idempotency fingerprint. */
+/**
+ * sha256 of the request as JSON with keys sorted at every depth: the idempotency fingerprint.
+ * The string is exactly `JSON.stringify` of the key-sorted request (stored hashes stay valid),
+ * built in one pass.
+ */
 export function requestHash(request: OrderRequest): string {
-  const canonical = (value: unknown): unknown =>
-    value === null || typeof value !== 'object'
-      ? value
-      : Array.isArray(value)
-        ? value.map(canonical)
-        : Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  return createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
+  return hash('sha256', canonicalJson(request), 'hex');
 }
 
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  let out = '';
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `{${out}}`;
+}

@@ -8,6 +8,7 @@
  *
  *   wrk (same settings) --> raw uWS JSON POST echo (the machine's ceiling for this path)
  *   autocannon at half the measured rate --> POST /v1/orders (p99 at a fixed rate)
+ *   LMDB put -> flushed at the same rate, in this process (the durable-commit floor under p99)
  *
  * Targets: >= 10,000 orders/s on this 2-core machine; p99 < 10 ms at half that rate.
  */
@@ -17,6 +18,7 @@ import autocannon from 'autocannon';
 import { median, startScript, startServiceProcess, stopChild } from './lib/processes.ts';
 import { runIfMain, target, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
+import { commitLatency } from './lib/commit-latency.ts';
 
 const SECONDS = Number(process.env['BENCH_ORDERS_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ORDERS_ROUNDS'] ?? 2);
@@ -119,11 +121,13 @@ export async function run(): Promise<BenchResult> {
     const ordersRps = median(orderRounds.map((r) => r.rps));
     const echoRps = median(echoRounds.map((r) => r.rps));
     const half = await fixedRate(service.port, service.apiKey, Math.max(100, Math.round(ordersRps / 2)));
+    const floor = await commitLatency(Math.max(100, Math.round(ordersRps / 2)), SECONDS);
     return {
       name: 'orders',
       description:
         `POST /v1/orders market orders (0.001 BTC-USDT, alternating sides, 3 credentialed venues, durable orders and fills) under wrk -t1 -c${WRK_CONNECTIONS} ` +
-        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then autocannon at half the measured rate for p99`,
+        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then autocannon at half the measured rate for p99, ` +
+        'against the p99 of a bare LMDB put -> flushed at that rate (the durable-commit floor)',
       metrics: {
         orders_rps: Math.round(ordersRps),
         orders_p50_ms: median(orderRounds.map((r) => r.p50_ms)),
@@ -136,8 +140,13 @@ export async function run(): Promise<BenchResult> {
         half_rate_p50_ms: half.p50_ms,
         half_rate_p99_ms: half.p99_ms,
         half_rate_non2xx: half.non2xx,
+        commit_floor_p50_ms: floor.p50_ms,
+        commit_floor_p99_ms: floor.p99_ms,
       },
-      ratios: { orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)) },
+      ratios: {
+        orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)),
+        half_rate_p99_over_commit_floor_p99: Number((half.p99_ms / floor.p99_ms).toFixed(2)),
+      },
       targets: {
         orders_per_s: target(Math.round(ordersRps), 10_000, '>='),
         half_rate_p99_ms: target(half.p99_ms, 10, '<='),

@@ -42,7 +42,10 @@ export interface ChildOrder {
   qty_1e8: number;
   limit_price_1e9: number | null;
   filled_qty_1e8: number;
-  status: 'sent' | 'filled' | 'partial' | 'cancelled' | 'rejected' | 'unconfirmed';
+  /** `ioc` legs take displayed liquidity; the one `gtc` leg rests a limit order's remainder. */
+  time_in_force?: 'ioc' | 'gtc';
+  /** `resting`: on the venue's book, filling as maker (gtc legs only) */
+  status: 'sent' | 'resting' | 'filled' | 'partial' | 'cancelled' | 'rejected' | 'unconfirmed';
   reason: string | null;
   fee_1e9: number;
   venue_reported_cum_fee_1e9: number;
@@ -66,7 +69,7 @@ export interface OrderRecord {
   execution_type: 'graph' | 'armed' | 'adopted';
   venue_state: string;
   reconciliation_state: 'in_sync' | 'reconciling' | 'reconciled' | 'unknown';
-  engine_phase: 'admitted' | 'routed' | 'dispatching' | 'settling' | 'done';
+  engine_phase: 'admitted' | 'routed' | 'dispatching' | 'working' | 'settling' | 'done';
   created_unix_ns: number;
   updated_unix_ns: number;
   constraints: OrderConstraints | null;

@@ -20,11 +20,12 @@ import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
 import { dataFrame, privateTopic } from './ws/channels.ts';
 import { ExecutionService, type ExecutionConfig } from './execution/service.ts';
 import { orderRoutes } from './routes/orders.ts';
+import { parentOrderRoutes } from './routes/parent-orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
 import { VenueBooks } from './execution/views.ts';
 import { DepthCacheReader } from '../actors/edge/depth-cache.ts';
 import { SseHub } from './http/sse.ts';
-import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
+import { EXEC_TOPIC, TAPE_TOPIC, type MakerFill, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
 import { QuoteService } from './market/quotes.ts';
 import { TapeWriter } from './market/tape-writer.ts';
@@ -130,6 +131,7 @@ export class Gateway {
     deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
     deps.topology.endpoint.onPublish((topic, payload) => {
       if (topic === TAPE_TOPIC) this.tape.onBatch(payload as TapeBatch);
+      else if (topic === EXEC_TOPIC) execution.onMakerFill(payload as MakerFill);
       else this.context.broadcast(topic, payload);
     });
     this.tape.start();
@@ -140,6 +142,7 @@ export class Gateway {
       ...apiKeyRoutes(this.context),
       ...credentialRoutes(this.context),
       ...orderRoutes(this.context),
+      ...parentOrderRoutes(this.context),
       ...positionRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),

@@ -6,8 +6,16 @@ import { book, bookKey, type BookType } from '../market/directory.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
-import { SimVenue, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
-import { TAPE_TOPIC, type ChildExecution, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type TapeBatch } from './messages.ts';
+import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
+import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type MakerFill, type TapeBatch } from './messages.ts';
+
+/** A client's child resting on the venue. */
+interface RestingChild {
+  child_id: string;
+  order_id: number;
+  cum_fee_1e9: number;
+  seq: number;
+}
 
 /** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
 export const ADVANCE_MS = 10;
@@ -46,6 +54,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private depth: DepthCacheWriter | undefined;
   /** symbol -> its depth-cache slot */
   private readonly depthSlots = new Map<string, number>();
+  /** Clients' resting children, by venue order id and by child id. */
+  private readonly resting = new Map<number, RestingChild>();
+  private readonly restingByChild = new Map<string, RestingChild>();
   /** The symbol `fillDepth` writes; set just before each slot write (no closure per write). */
   private depthSymbol = '';
 
@@ -95,6 +106,10 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
         return this.snapshot(message.symbol, message.depth);
       case 'Execute':
         return this.execute(message);
+      case 'Place':
+        return this.place(message);
+      case 'Cancel':
+        return this.cancel(message.child_id);
       case 'Funding':
         return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
       case 'FundingAll': {
@@ -115,6 +130,27 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     }
     buffer.push(side, price_1e9, qty_1e8);
     if (ts_ns > this.latestTs) this.latestTs = ts_ns;
+  }
+
+  onOwnFill(order_id: number, _symbol: string, fill: ExecutionFill, left_qty_1e8: number): void {
+    const child = this.resting.get(order_id);
+    if (child === undefined) return;
+    // Maker fee in USD 1e9, rounded up (a rebate, negative, rounds toward zero).
+    const fee = Math.ceil((notionalUsd1e9(fill.price_1e9, fill.qty_1e8) * this.spec.maker_bps) / BPS);
+    child.cum_fee_1e9 += fee;
+    if (left_qty_1e8 <= 0) {
+      this.resting.delete(order_id);
+      this.restingByChild.delete(child.child_id);
+    }
+    this.ctx!.publish(EXEC_TOPIC, {
+      child_id: child.child_id,
+      venue: this.spec.venue,
+      edge_id: this.spec.edge_id,
+      fill: { ...fill, fee_1e9: fee, cum_fee_1e9: child.cum_fee_1e9 },
+      left_qty_1e8: Math.max(0, left_qty_1e8),
+      maker_bps: this.spec.maker_bps,
+      seq: ++child.seq,
+    } satisfies MakerFill);
   }
 
   onTrade(t: TradeEvent): void {
@@ -173,20 +209,49 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       message.limit_price_1e9 ?? undefined,
       Date.now() * NS_PER_MS,
     );
+    this.flush();
+    return this.childExecution(message.child_id, report.ok, report.reason, report.fills);
+  }
+
+  /** A resting child: its crossing part answers now (taker fees); the rest fills later as maker. */
+  private place(message: Extract<EdgeMessage, { t: 'Place' }>): ChildPlacement {
+    const report = this.sim!.placeLimit(message.symbol, message.side === 'buy' ? Side.BID : Side.ASK, message.qty_1e8, message.limit_price_1e9, Date.now() * NS_PER_MS);
+    this.flush();
+    const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
+    if (report.resting_qty_1e8 > 0) {
+      const last = execution.fills[execution.fills.length - 1];
+      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0, seq: 1 };
+      this.resting.set(report.order_id, child);
+      this.restingByChild.set(message.child_id, child);
+    }
+    return { ...execution, resting_qty_1e8: report.resting_qty_1e8, seq: 1 };
+  }
+
+  private cancel(child_id: string): CancelResult {
+    const child = this.restingByChild.get(child_id);
+    if (child === undefined) return { child_id, found: false, cancelled_qty_1e8: 0, seq: 0 };
+    // Advancing first may fill it (published before this answer); what is left is cancelled.
+    const cancelled = this.sim!.cancelOrder(child.order_id, Date.now() * NS_PER_MS);
+    this.flush();
+    this.resting.delete(child.order_id);
+    this.restingByChild.delete(child_id);
+    return { child_id, found: cancelled > 0, cancelled_qty_1e8: cancelled, seq: ++child.seq };
+  }
+
+  private childExecution(child_id: string, ok: boolean, reason: string | null, executed: readonly ExecutionFill[]): ChildExecution {
     let cum = 0;
-    const fills = report.fills.map((f) => {
+    const fills = executed.map((f) => {
       // Fee in USD 1e9 (quote currencies here are USD-pegged); the venue rounds up, as venues do.
       const fee = Math.ceil((notionalUsd1e9(f.price_1e9, f.qty_1e8) * this.spec.taker_bps) / BPS);
       cum += fee;
       return { ...f, fee_1e9: fee, cum_fee_1e9: cum };
     });
-    this.flush();
     return {
-      child_id: message.child_id,
+      child_id,
       venue: this.spec.venue,
       edge_id: this.spec.edge_id,
-      ok: report.ok,
-      reason: report.reason,
+      ok,
+      reason,
       fills,
       taker_bps: this.spec.taker_bps,
       maker_bps: this.spec.maker_bps,

@@ -10,6 +10,10 @@ export type EdgeMessage =
   | { t: 'Book'; symbol: string; depth: number }
   /** A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. */
   | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null }
+  /** A child order that rests (GTC): crosses what it can now, the rest fills later as maker (`MakerFill` on EXEC_TOPIC). */
+  | { t: 'Place'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number }
+  /** Cancels a resting child; answers `CancelResult`. */
+  | { t: 'Cancel'; child_id: string }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };
@@ -46,6 +50,35 @@ export interface ChildExecution {
   maker_bps: number;
   /** venue ack time, wall clock ns */
   ack_ns: number;
+}
+
+/** The answer to `Place`: the crossing part as for `Execute`, and what rests. */
+export interface ChildPlacement extends ChildExecution {
+  resting_qty_1e8: number;
+  /** order of this child's reports (placement 1, then each maker fill, then the cancel) */
+  seq: number;
+}
+
+export interface CancelResult {
+  child_id: string;
+  /** false: nothing of this child rests on the venue (filled meanwhile, or unknown) */
+  found: boolean;
+  cancelled_qty_1e8: number;
+  seq: number;
+}
+
+/** Internal gateway topic carrying clients' maker fills (never a WebSocket channel). */
+export const EXEC_TOPIC = '$exec';
+
+export interface MakerFill {
+  child_id: string;
+  venue: string;
+  edge_id: string;
+  fill: ChildExecution['fills'][number];
+  /** what still rests after this fill */
+  left_qty_1e8: number;
+  maker_bps: number;
+  seq: number;
 }
 
 /** Internal gateway topic carrying trade batches to the tape (never a WebSocket channel). */

@@ -87,7 +87,7 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
   const midKey = sign * mid;
   const invQty = 1 / requested;
   const bpu = routable ? 10_000 / mid : 0;
-  const limitKey = isMarket ? Infinity : req.limit_price_1e9 === undefined ? -Infinity : sign * req.limit_price_1e9;
+  const limitKey = req.limit_price_1e9 !== undefined ? sign * req.limit_price_1e9 : isMarket ? Infinity : -Infinity;
 
   const byName = views
     .map((_, i) => i)

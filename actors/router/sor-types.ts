@@ -18,7 +18,10 @@ export interface RouteRequest {
   /** Requested quantity, a positive integer. */
   qty_1e8: number;
   order_type: OrderType;
-  /** Required for `limit`: only levels at or better than it are taken. A limit order without one routes nothing. */
+  /**
+   * Only levels at or better than it are taken. Required for `limit` (a limit order without one
+   * routes nothing); optional for `market`, where it is the client's `max_price_1e9` protection.
+   */
   limit_price_1e9?: number;
   /** Forces single-venue execution (rule 6). */
   venue?: string;

@@ -180,7 +180,7 @@ export class SmartOrderRouter {
     this.midKey = sign * mid;
     this.bpsPerUnit = routable ? 10_000 / mid : 0;
     this.invOrderQty = 1 / requested;
-    this.limitKey = isMarket ? Infinity : req.limit_price_1e9 === undefined ? -Infinity : sign * req.limit_price_1e9;
+    this.limitKey = req.limit_price_1e9 !== undefined ? sign * req.limit_price_1e9 : isMarket ? Infinity : -Infinity;
     this.takes = 0;
 
     // (1) Candidate selection, checks in CANDIDATE_REASONS order.

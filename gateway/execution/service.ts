@@ -1,16 +1,16 @@
 import { hash } from 'node:crypto';
-import type { ChildExecution, EdgeMessage } from '../../actors/edge/messages.ts';
-import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
+import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
+import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
 import { Ledger, isDollarAsset, type LedgerSnapshot, type SpotFill } from '../../actors/ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../../actors/market/directory.ts';
 import { routingVersion } from '../../actors/router/sor-cost.ts';
-import type { RoutingPlan } from '../../actors/router/sor-types.ts';
+import type { RoutingPlan, VenueView } from '../../actors/router/sor-types.ts';
 import { route } from '../../actors/router/sor.ts';
 import { computeTca } from '../../actors/tca/tca.ts';
 import { parseSymbol } from '../../domain/market.ts';
 import type { ChildOrder, FillRecord, Mode, OrderRecord, OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
-import { BPS, nowNs, PRICE_SCALE } from '../../domain/units.ts';
+import { BPS, notionalUsd1e9, nowNs, PRICE_SCALE } from '../../domain/units.ts';
 import type { Logger } from '../../engine/actor.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 import type { Storage } from '../../storage/index.ts';
@@ -18,6 +18,7 @@ import type { Principal } from '../auth/principal.ts';
 import { Errors } from '../errors.ts';
 import type { KillSwitch } from '../kill-switch.ts';
 import type { QuoteService } from '../market/quotes.ts';
+import { legLimit, legReservation, restingCandidates } from './legs.ts';
 import { bestSingleVenue, type VenueBooks } from './views.ts';
 
 /** What a client sends to `POST /v1/orders`, after schema validation. */
@@ -63,6 +64,18 @@ interface LedgerState {
   dirty: boolean;
 }
 
+/** A GTC leg on a venue's book, with what its fills and its order's settlement need. */
+interface RestingLeg {
+  order: OrderRecord;
+  child: ChildOrder;
+  reservation: number | false | undefined;
+  /** the books at routing, for TCA's best-single-venue benchmark */
+  views: readonly VenueView[];
+  started: number;
+  /** maker fills that arrived before the placement's answer was booked */
+  early: MakerFill[];
+}
+
 /** What LMDB keeps of a ledger: the snapshot without its fill-id history, and the last fill in it. */
 interface LedgerCheckpoint {
   snapshot: LedgerSnapshot;
@@ -91,6 +104,10 @@ export class ExecutionService {
   /** Admissions under way by `client|mode|client_order_id`, so concurrent twins make one order. */
   private readonly admitting = new Map<string, Promise<{ status: 200 | 201; order: OrderRecord }>>();
   private checkpointTimer: NodeJS.Timeout | undefined;
+  /** Resting (GTC) legs by child id: what their maker fills are booked against. */
+  private readonly restingLegs = new Map<string, RestingLeg>();
+  /** Fills booked but not yet committed, for TCA without a read back. */
+  private readonly fillsById = new Map<number, FillRecord>();
 
   constructor(
     private readonly storage: Storage,
@@ -271,12 +288,14 @@ export class ExecutionService {
       this.emitOrder(order);
       return order;
     }
-    // Children are immediate-or-cancel: the legs in flight end by themselves; wait for them.
+    // IOC legs in flight end by themselves: wait for them; resting legs are cancelled on their venues.
     await this.running.get(order.node_order_id);
+    const working = this.workingOrder(order.node_order_id);
+    if (working !== undefined) await this.cancelResting(working, 'cancelled');
     return this.storage.orders.getOrder(principal.client_id, principal.mode, id) ?? order;
   }
 
-  /** Kill switch: nothing new is admitted (see `submit`); armed orders are cancelled. */
+  /** Kill switch: nothing new is admitted (see `submit`); armed orders and resting legs are cancelled. */
   async haltAll(): Promise<void> {
     for (const order of this.storage.orders.openOrders()) {
       if (order.status !== 'WAITING') continue;
@@ -286,6 +305,14 @@ export class ExecutionService {
     }
     await this.storage.orders.durable();
     await Promise.all(this.running.values());
+    const resting = new Set([...this.restingLegs.values()].map((l) => l.order));
+    await Promise.all([...resting].map((order) => this.cancelResting(order, 'kill_switch')));
+  }
+
+  /** The in-memory order of a resting leg (the one its fills update), if the order has one. */
+  private workingOrder(nodeOrderId: string): OrderRecord | undefined {
+    for (const leg of this.restingLegs.values()) if (leg.order.node_order_id === nodeOrderId) return leg.order;
+    return undefined;
   }
 
   /**
@@ -376,7 +403,8 @@ export class ExecutionService {
 
   private routeRequest(id: string, request: Pick<OrderRequest, 'side' | 'qty_1e8' | 'order_type' | 'limit_price_1e9' | 'venue'>, entry: BookEntry, maxPrice?: number | null) {
     const arrival = this.arrivalMid(entry);
-    const limit = request.order_type === 'limit' ? request.limit_price_1e9 : (maxPrice ?? undefined);
+    // A market buy's max_price_1e9 caps the levels it may take; a sell has no maximum to honour.
+    const limit = request.order_type === 'limit' ? request.limit_price_1e9 : request.side === 'buy' ? (maxPrice ?? undefined) : undefined;
     return {
       node_order_id: id,
       side: request.side,
@@ -414,7 +442,10 @@ export class ExecutionService {
     if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
 
     // The books were awaited: a kill switch thrown meanwhile still stops this order here.
-    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : this.admit(order, plan);
+    const gtc = order.order_type === 'limit' && order.time_in_force === 'gtc' && order.limit_price_1e9 !== null;
+    const remainder = order.qty_1e8 - plan.planned_qty_1e8;
+    const restable = gtc && remainder > 0 ? restingCandidates(views, order.side, remainder, order.limit_price_1e9!, order.forced_venue) : [];
+    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : this.admit(order, plan, restable.length > 0);
     if (rejection !== undefined) {
       this.finish(order, 'REJECTED', rejection[0], rejection[1]);
       await this.persist(order);
@@ -427,25 +458,54 @@ export class ExecutionService {
     const parts = parseSymbol(order.symbol)!;
     const reservations: (number | false)[] = [];
     for (const a of plan.allocations) {
-      // A buy reserves what the leg may spend at worst: its cap price for the whole quantity plus
-      // the fee (the SOR sizes legs to fit exactly that); a sell reserves its base quantity.
+      // Each leg reserves what it may spend at worst (see legs.ts). The SOR sized the legs to
+      // fit the plan's own limits exactly: when the protection band does not fit the balance,
+      // the leg goes at the plan's limit.
       const spec = edgeSpec(a.edge_id)!;
-      const worst = Number((BigInt(a.limit_price_1e9) * BigInt(a.qty_1e8) + 999_999_999n) / 1_000_000_000n);
-      const amount = order.side === 'buy' ? worst + Math.ceil((worst * Math.max(spec.taker_bps, spec.maker_bps)) / BPS) : a.qty_1e8;
-      const reservation = ledger.reserve(a.venue, order.side === 'buy' ? parts.quote : parts.base, amount);
+      const feeBps = Math.max(spec.taker_bps, spec.maker_bps);
+      const asset = order.side === 'buy' ? parts.quote : parts.base;
+      const clientLimit = order.order_type === 'limit' ? order.limit_price_1e9 : order.side === 'buy' ? (order.constraints?.max_price_1e9 ?? null) : null;
+      let limit = legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, listingOf(a.edge_id, order.symbol)?.rules.tick_1e9 ?? 1);
+      let reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+      if (reservation === false && limit !== a.limit_price_1e9) {
+        limit = a.limit_price_1e9;
+        reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+      }
       reservations.push(reservation);
       order.children.push({
         child_id: `${order.node_order_id}-${order.children.length + 1}`,
         venue: a.venue,
         edge_id: a.edge_id,
         qty_1e8: a.qty_1e8,
-        limit_price_1e9: a.limit_price_1e9,
+        limit_price_1e9: limit,
         filled_qty_1e8: 0,
         status: reservation === false ? 'rejected' : 'sent',
         reason: reservation === false ? 'insufficient_balance' : null,
         fee_1e9: 0,
         venue_reported_cum_fee_1e9: 0,
       });
+    }
+    // A GTC remainder rests on the first venue (lowest maker fee) whose balance takes it.
+    for (const leg of restable) {
+      const spec = edgeSpec(leg.edge_id)!;
+      const asset = order.side === 'buy' ? parts.quote : parts.base;
+      const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, leg.qty_1e8, Math.max(spec.taker_bps, spec.maker_bps)));
+      if (reservation === false) continue;
+      reservations.push(reservation);
+      order.children.push({
+        child_id: `${order.node_order_id}-${order.children.length + 1}`,
+        venue: leg.venue,
+        edge_id: leg.edge_id,
+        qty_1e8: leg.qty_1e8,
+        limit_price_1e9: leg.limit_price_1e9,
+        time_in_force: 'gtc',
+        filled_qty_1e8: 0,
+        status: 'sent',
+        reason: null,
+        fee_1e9: 0,
+        venue_reported_cum_fee_1e9: 0,
+      });
+      break;
     }
     if (order.children.every((c) => c.status === 'rejected')) {
       this.finish(order, 'REJECTED', 'insufficient_balance', 'balances were reserved by concurrent orders');
@@ -468,59 +528,94 @@ export class ExecutionService {
   }
 
   /** Admission after routing: [failure_class, reason] or undefined when the order may go. */
-  private admit(order: OrderRecord, plan: RoutingPlan): [string, string] | undefined {
-    if (plan.planned_qty_1e8 === 0) {
+  private admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean): [string, string] | undefined {
+    if (plan.planned_qty_1e8 === 0 && !canRest) {
       const reasons = plan.candidates.filter((c) => c.reason !== null).map((c) => `${c.venue}: ${c.reason}`);
       return ['no_route', reasons.length > 0 ? `no venue can take the order (${reasons.join('; ')})` : 'no liquidity within the order limits'];
     }
     if (order.time_in_force === 'fok' && plan.planned_qty_1e8 < order.qty_1e8) {
       return ['fok_unfillable', `only ${plan.planned_qty_1e8} of ${order.qty_1e8} is available now`];
     }
-    if (order.order_type === 'limit' && order.time_in_force === 'gtc') {
-      return ['unsupported', 'resting (gtc) limit orders are not supported yet; use ioc or fok'];
-    }
-    if (plan.expected_notional_1e9 > this.config.maxOrderNotionalUsd1e9) {
-      return ['risk_notional_cap', `order notional ${plan.expected_notional_1e9} exceeds the per-order cap ${this.config.maxOrderNotionalUsd1e9} (USD 1e9)`];
+    // A limit order may trade all of its quantity at its limit: that is its notional.
+    const notional = order.limit_price_1e9 !== null ? Math.max(plan.expected_notional_1e9, notionalUsd1e9(order.limit_price_1e9, order.qty_1e8)) : plan.expected_notional_1e9;
+    if (notional > this.config.maxOrderNotionalUsd1e9) {
+      return ['risk_notional_cap', `order notional ${notional} exceeds the per-order cap ${this.config.maxOrderNotionalUsd1e9} (USD 1e9)`];
     }
     return undefined;
   }
 
-  private async execute(order: OrderRecord, views: Parameters<typeof bestSingleVenue>[0], reservations: (number | false)[]): Promise<void> {
+  private async execute(order: OrderRecord, views: readonly VenueView[], reservations: (number | false)[]): Promise<void> {
     const started = nowNs();
-    // Every leg is immediate-or-cancel: they all answer within the child timeout, so their fills
-    // are booked together and the order, its fills and the final status share one commit.
+    // A resting leg is registered before it is sent: its first maker fill can arrive in the same
+    // batch as the placement's answer, ahead of this function's continuation.
+    order.children.forEach((child, i) => {
+      if (child.time_in_force === 'gtc' && child.status === 'sent') {
+        this.restingLegs.set(child.child_id, { order, child, reservation: reservations[i], views, started, early: [] });
+      }
+    });
+    // Every leg answers within the child timeout (a resting one with its crossing part), so the
+    // first fills are booked together and share one commit with the order.
     const results = await Promise.all(
       order.children.map((child) =>
         child.status !== 'sent'
           ? undefined
           : this.endpoint
-              .ask<ChildExecution>(
+              .ask<ChildExecution | ChildPlacement>(
                 edgeKey(child.edge_id),
-                // The child's limit is the worst level the plan took: a market order does not
-                // walk past what was routed to the venue.
-                { t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage,
+                // An IOC leg's limit is the plan's worst level, widened by the protection band
+                // for a market order (legs.ts): it does not walk far past what was routed.
+                child.time_in_force === 'gtc'
+                  ? ({ t: 'Place', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9! } satisfies EdgeMessage)
+                  : ({ t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
               .catch((err: unknown) => err as Error),
       ),
     );
     const fills: FillRecord[] = [];
+    const early: MakerFill[] = [];
     order.children.forEach((child, i) => {
       const result = results[i];
       if (result === undefined) return;
+      const leg = this.restingLegs.get(child.child_id);
       if (result instanceof Error) {
         // The venue's answer is lost: the leg is in doubt until reconciled, never guessed.
         child.status = 'unconfirmed';
         child.reason = result.message;
+        this.restingLegs.delete(child.child_id);
         return;
       }
-      this.bookChildFills(order, child, result, reservations[i], fills);
+      const rests = 'resting_qty_1e8' in result && result.resting_qty_1e8 > 0;
+      this.bookChildFills(order, child, result, reservations[i], fills, rests);
+      if (rests && leg !== undefined) {
+        child.status = 'resting';
+        child.reason = null;
+        early.push(...leg.early);
+        leg.early = [];
+      } else {
+        this.restingLegs.delete(child.child_id);
+      }
     });
-    if (fills.length > 0) {
-      order.first_fill_ts_ns = fills[0]!.exchange_ts_ns;
-      order.time_to_first_fill_ms = Math.max(0, Math.round((fills[0]!.ts_unix_ns - order.created_unix_ns) / 1e6));
+    if (fills.length > 0) this.stampFirstFill(order, fills[0]!);
+    if (order.children.some((c) => c.status === 'resting')) {
+      // Working on a venue's book: fills come as the market reaches it (onMakerFill).
+      order.status = order.filled_qty_1e8 > 0 ? 'PARTIAL' : 'ACTIVE';
+      order.venue_state = 'open';
+      order.engine_phase = 'working';
+      order.updated_unix_ns = nowNs();
+      await this.commit(order, fills);
+      for (const m of early) this.onMakerFill(m);
+      return;
     }
-    // Every leg answered (or is in doubt): the final status and TCA.
+    this.settle(order, views, started);
+    await this.commit(order, fills);
+  }
+
+  /**
+   * Every leg has ended (or is in doubt): the final status and, when something filled, TCA.
+   * The caller commits.
+   */
+  private settle(order: OrderRecord, views: readonly VenueView[], started: number, cancelled = false): void {
     const doubtful = order.children.some((c) => c.status === 'unconfirmed');
     const feeMismatch = order.children.some((c) => c.fee_1e9 !== c.venue_reported_cum_fee_1e9);
     order.reconciliation_state = doubtful ? 'reconciling' : feeMismatch ? 'unknown' : 'in_sync';
@@ -530,30 +625,112 @@ export class ExecutionService {
       order.updated_unix_ns = nowNs();
     } else if (order.filled_qty_1e8 === order.qty_1e8) {
       this.finish(order, 'COMPLETED', null, null);
+    } else if (cancelled) {
+      this.finish(order, 'CANCELLED', 'cancelled', `cancelled by client with ${order.filled_qty_1e8} of ${order.qty_1e8} filled`);
     } else if (order.filled_qty_1e8 > 0) {
       this.finish(order, 'CANCELLED', 'ioc_remainder', `filled ${order.filled_qty_1e8} of ${order.qty_1e8}; the rest found no liquidity within the limits and was cancelled`);
     } else {
       this.finish(order, 'REJECTED', 'no_fill', order.children.map((c) => `${c.venue}: ${c.reason ?? c.status}`).join('; '));
     }
-    if (order.filled_qty_1e8 > 0) order.tca = this.tca(order, fills, views, started) as Record<string, unknown> | null;
-    // Fills, the order and (through the watermark) the ledger in one commit, on disk before
-    // anyone hears of them.
+    if (order.filled_qty_1e8 > 0) {
+      const fills = order.fill_ids.map((id) => this.fillsById.get(id) ?? this.storage.orders.getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
+      order.tca = this.tca(order, fills, views, started) as Record<string, unknown> | null;
+    }
+  }
+
+  /** Fills, the order and (through the watermark) the ledger in one commit, on disk before anyone hears of them. */
+  private async commit(order: OrderRecord, fills: readonly FillRecord[]): Promise<void> {
     for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
     this.storage.orders.putOrder(order);
     await this.storage.orders.durable();
+    for (const fill of fills) this.fillsById.delete(fill.id);
     if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
     this.emitOrder(order);
-    if (order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
+    if (isTerminal(order.status) && order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
       this.events.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
     }
   }
 
-  /** One leg's answer: its fills as FillRecords, booked in the ledger against its reservation. */
-  private bookChildFills(order: OrderRecord, child: ChildOrder, result: ChildExecution, reservation: number | false | undefined, out: FillRecord[]): void {
+  private stampFirstFill(order: OrderRecord, fill: FillRecord): void {
+    if (order.first_fill_ts_ns !== null) return;
+    order.first_fill_ts_ns = fill.exchange_ts_ns;
+    order.time_to_first_fill_ms = Math.max(0, Math.round((fill.ts_unix_ns - order.created_unix_ns) / 1e6));
+  }
+
+  /**
+   * A resting leg filled as maker (the edge's EXEC_TOPIC). Booked against the leg's reservation;
+   * the leg ends when nothing is left, the order when no leg rests.
+   */
+  onMakerFill(m: MakerFill): void {
+    const leg = this.restingLegs.get(m.child_id);
+    if (leg === undefined) {
+      this.log.warn({ child_id: m.child_id }, 'maker fill for no resting leg');
+      return;
+    }
+    const { order, child } = leg;
+    if (child.status === 'sent') {
+      leg.early.push(m); // the placement's answer is still on its way
+      return;
+    }
+    const fills: FillRecord[] = [];
+    const execution: ChildExecution = { child_id: m.child_id, venue: m.venue, edge_id: m.edge_id, ok: true, reason: null, fills: [m.fill], taker_bps: 0, maker_bps: m.maker_bps, ack_ns: 0 };
+    this.bookChildFills(order, child, execution, leg.reservation, fills, m.left_qty_1e8 > 0, true);
+    this.stampFirstFill(order, fills[0]!);
+    if (m.left_qty_1e8 > 0) {
+      child.status = 'resting';
+      order.status = 'PARTIAL';
+      order.updated_unix_ns = nowNs();
+    } else {
+      this.restingLegs.delete(m.child_id);
+      if (!order.children.some((c) => c.status === 'resting')) this.settle(order, leg.views, leg.started);
+    }
+    void this.commit(order, fills).catch((err: unknown) => this.log.error({ node_order_id: order.node_order_id, err }, 'maker fill commit failed'));
+  }
+
+  /** Cancels an order's resting legs on their venues; the order then settles as CANCELLED (or COMPLETED if they filled meanwhile). */
+  private async cancelResting(order: OrderRecord, why: 'cancelled' | 'kill_switch'): Promise<void> {
+    const legs = order.children.filter((c) => c.status === 'resting').map((c) => this.restingLegs.get(c.child_id)).filter((l) => l !== undefined);
+    if (legs.length === 0) return;
+    await Promise.all(
+      legs.map(async (leg) => {
+        try {
+          await this.endpoint.ask<CancelResult>(edgeKey(leg.child.edge_id), { t: 'Cancel', child_id: leg.child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
+        } catch (err) {
+          leg.child.status = 'unconfirmed';
+          leg.child.reason = `cancel not confirmed: ${(err as Error).message}`;
+          return;
+        }
+        // Fills published before the cancel's answer were booked already (same ring, in order).
+        if (leg.child.status !== 'resting') return;
+        leg.child.status = leg.child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
+        leg.child.reason = why;
+        if (leg.reservation !== false && leg.reservation !== undefined) this.ledgerState(order.client_id, order.mode).ledger.release(leg.reservation);
+        this.restingLegs.delete(leg.child.child_id);
+      }),
+    );
+    const first = legs[0]!;
+    this.settle(order, first.views, first.started, true);
+    if (why === 'kill_switch' && order.status === 'CANCELLED') order.failure_class = 'kill_switch';
+    await this.commit(order, []);
+  }
+
+  /**
+   * One leg's answer: its fills as FillRecords, booked in the ledger against its reservation,
+   * which ends with the leg (a resting leg keeps it).
+   */
+  private bookChildFills(
+    order: OrderRecord,
+    child: ChildOrder,
+    result: ChildExecution,
+    reservation: number | false | undefined,
+    out: FillRecord[],
+    rests = false,
+    isMaker = false,
+  ): void {
     const state = this.ledgerState(order.client_id, order.mode);
     const quote = parseSymbol(order.symbol)!.quote;
     for (const f of result.fills) {
-      const fill = this.fillRecord(order, child, result, f);
+      const fill = this.fillRecord(order, child, result, f, isMaker);
       const applied = state.ledger.applyFill({
         ...this.ledgerFill(fill, quote),
         ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
@@ -563,18 +740,20 @@ export class ExecutionService {
       state.watermark = fill.id;
       state.dirty = true;
       out.push(fill);
+      this.fillsById.set(fill.id, fill);
       order.fill_ids.push(fill.id);
       order.filled_qty_1e8 += f.qty_1e8;
       child.filled_qty_1e8 += f.qty_1e8;
       child.fee_1e9 += f.fee_1e9;
       child.venue_reported_cum_fee_1e9 = f.cum_fee_1e9;
     }
+    if (rests) return;
     child.status = child.filled_qty_1e8 === child.qty_1e8 ? 'filled' : child.filled_qty_1e8 > 0 ? 'partial' : result.ok ? 'cancelled' : 'rejected';
     child.reason = result.reason ?? (child.filled_qty_1e8 < child.qty_1e8 ? 'ioc_remainder_cancelled' : null);
     if (reservation !== false && reservation !== undefined) state.ledger.release(reservation);
   }
 
-  private tca(order: OrderRecord, fills: readonly FillRecord[], views: Parameters<typeof bestSingleVenue>[0], started: number): unknown {
+  private tca(order: OrderRecord, fills: readonly FillRecord[], views: readonly VenueView[], started: number): unknown {
     const nbboBid = Math.max(0, ...views.map((v) => (v.bid_count > 0 ? v.bids_px[0]! : 0)));
     const nbboAsk = Math.min(Infinity, ...views.map((v) => (v.ask_count > 0 ? v.asks_px[0]! : Infinity)));
     const mid = order.arrival_mid_1e9 ?? 0;
@@ -610,7 +789,7 @@ export class ExecutionService {
     };
   }
 
-  private fillRecord(order: OrderRecord, child: ChildOrder, result: ChildExecution, f: ChildExecution['fills'][number]): FillRecord {
+  private fillRecord(order: OrderRecord, child: ChildOrder, result: ChildExecution, f: ChildExecution['fills'][number], isMaker: boolean): FillRecord {
     const id = this.storage.orders.nextFillId();
     const quote = parseSymbol(order.symbol)!.quote;
     return {
@@ -639,9 +818,9 @@ export class ExecutionService {
         hop_fees_1e9: 0,
         commission_asset: quote,
       },
-      is_maker: false,
-      maker_fee_bps_applied: null,
-      taker_fee_bps_applied: result.taker_bps,
+      is_maker: isMaker,
+      maker_fee_bps_applied: isMaker ? result.maker_bps : null,
+      taker_fee_bps_applied: isMaker ? null : result.taker_bps,
       trade_id: f.trade_id,
       venue_reported_cum_fee_1e9: f.cum_fee_1e9,
       lineage_deployment_id: null,

@@ -14,8 +14,55 @@ import { statusLine } from './status.ts';
 import { openSse } from './sse.ts';
 
 export const BODY_LIMIT_BYTES = 1 << 20;
+/** `X-Request-Id` and `Idempotency-Key`: 1-128 of these ASCII characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** RFC 9110 field-vchar restricted to ASCII: visible characters and interior SP. */
+const VISIBLE_ASCII = /^[\x20-\x7e]*$/;
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Header values as uWS hands them over. `getHeader` returns one character per byte (bytes
+ * >= 0x80 arrive as U+0080..U+00FF, never decoded as UTF-8), but only for bytes inside the
+ * value: uWS's parser trims a value's ends of every byte it compares below 33 as a signed
+ * `char`, which is SP and the controls but also every byte >= 0x80. So `ünï` arrives as `n`
+ * and `ü` alone as the empty string, and no uWS call shows the trimmed bytes. What we can see
+ * we refuse: a value with a character outside visible ASCII, or a header that is present but
+ * empty (which `getHeader` cannot tell from an absent one; `forEach` can).
+ */
+function headerPresent(req: HttpRequest, name: string): boolean {
+  let present = false;
+  req.forEach((key) => {
+    if (key === name) present = true;
+  });
+  return present;
+}
+
+/**
+ * The `Idempotency-Key` of a POST: undefined when absent, else the value as uWS gives it (maybe
+ * empty), to be judged by `idempotencyKeyProblem`. Only a POST without a non-empty key pays for
+ * the header walk (about a microsecond).
+ */
+function readIdempotencyKey(req: HttpRequest): string | undefined {
+  const value = req.getHeader('idempotency-key');
+  if (value !== '') return value;
+  return headerPresent(req, 'idempotency-key') ? '' : undefined;
+}
+
+/** Why an `Idempotency-Key` is refused, or null when it is usable. */
+function idempotencyKeyProblem(value: string): string | null {
+  if (value === '') return 'must not be empty (bytes outside visible ASCII at either end of a header value are dropped by the HTTP parser)';
+  if (!VISIBLE_ASCII.test(value)) return 'must be visible ASCII: non-ASCII and control bytes are refused';
+  if (!REQUEST_ID_PATTERN.test(value)) return 'must be 1-128 of [A-Za-z0-9._:-]';
+  return null;
+}
+
+/**
+ * An incoming `X-Request-Id` is used only when valid (visible ASCII is implied by the pattern);
+ * otherwise it is ignored and one is generated: a correlation id is not worth failing a request.
+ */
+function usableRequestId(value: string): boolean {
+  return REQUEST_ID_PATTERN.test(value);
+}
 
 export interface PipelineDeps {
   router: Router;
@@ -73,7 +120,7 @@ export class HttpPipeline {
     const incomingId = req.getHeader('x-request-id');
     const exchange: Exchange = {
       res,
-      requestId: REQUEST_ID_PATTERN.test(incomingId) ? incomingId : this.nextRequestId(),
+      requestId: usableRequestId(incomingId) ? incomingId : this.nextRequestId(),
       method: req.getMethod(),
       path: req.getUrl(),
       startedAt: performance.now(),
@@ -100,7 +147,7 @@ export class HttpPipeline {
     const route = match.route;
     const needsBody = route.body !== undefined && METHODS_WITH_BODY.has(exchange.method);
     const rawQuery = req.getQuery() ?? '';
-    const idempotencyKey = exchange.method === 'post' ? req.getHeader('idempotency-key') : '';
+    const idempotencyKey = exchange.method === 'post' ? readIdempotencyKey(req) : undefined;
     let principal: Principal | Promise<Principal> | undefined;
     try {
       if (route.auth !== 'public') principal = this.deps.auth.authenticate(req.getHeader('authorization'), Date.now());
@@ -134,7 +181,7 @@ export class HttpPipeline {
     rawQuery: string,
     principal: Principal | Promise<Principal> | undefined,
     bodyText: string | undefined,
-    idempotencyKey: string,
+    idempotencyKey: string | undefined,
   ): void {
     if (principal instanceof Promise) {
       principal.then(
@@ -160,9 +207,8 @@ export class HttpPipeline {
         const bodyDetails = compiled.body?.(body) ?? null;
         if (bodyDetails !== null) details = details === null ? bodyDetails : [...details, ...bodyDetails];
       }
-      if (idempotencyKey !== '' && !REQUEST_ID_PATTERN.test(idempotencyKey)) {
-        details = [...(details ?? []), { field: 'Idempotency-Key', message: 'must be 1-128 of [A-Za-z0-9._:-]' }];
-      }
+      const keyProblem = idempotencyKey === undefined ? null : idempotencyKeyProblem(idempotencyKey);
+      if (keyProblem !== null) details = [...(details ?? []), { field: 'Idempotency-Key', message: keyProblem }];
       if (details !== null) throw Errors.validation(details);
       const result = route.handler({
         requestId: exchange.requestId,
@@ -172,7 +218,7 @@ export class HttpPipeline {
         query,
         body,
         principal,
-        idempotencyKey: idempotencyKey === '' ? undefined : idempotencyKey,
+        idempotencyKey,
       });
       if (result instanceof Promise) {
         result.then(

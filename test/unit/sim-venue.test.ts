@@ -380,3 +380,61 @@ describe('sim venue', () => {
     assert.equal(v.stats().last_event_ns, Number(trace.lines.at(-1)!.split(' ')[2]));
   });
 });
+
+describe('SimVenue: clients resting orders (GTC)', () => {
+  /** Records the venue's reports of a client's maker fills. */
+  class OwnFills extends Trace {
+    readonly own: { order_id: number; price: number; qty: number; left: number; trade_id: string }[] = [];
+    onOwnFill(order_id: number, _symbol: string, f: { price_1e9: number; qty_1e8: number; trade_id: string }, left: number): void {
+      this.own.push({ order_id, price: f.price_1e9, qty: f.qty_1e8, left, trade_id: f.trade_id });
+    }
+  }
+  const edge = edgeOf('venue-edge-binance', ['BTC-USDT'], NO_FAULTS);
+  /** The smallest order the venue takes at this price: lots, the minimum quantity and notional. */
+  const minimum = (price_1e9: number): number => {
+    const r = edge.listings[0]!.rules;
+    const need = Math.max(r.min_qty_1e8, Math.ceil((r.min_notional_1e9 * 1e8) / price_1e9), r.lot_1e8);
+    return Math.ceil(need / r.lot_1e8) * r.lot_1e8;
+  };
+
+  it('rests a bid at the best bid, fills it as maker as the market trades through, and reports what is left', () => {
+    const sink = new OwnFills();
+    const v = venue(edge, 7, sink);
+    v.subscribe('BTC-USDT');
+    const t = T0 + 10 * SEC;
+    const book = v.snapshot('BTC-USDT', 5, t)!;
+    const qty = minimum(book.bids[0]!.price_1e9) * 5;
+    const placed = v.placeLimit('BTC-USDT', Side.BID, qty, book.bids[0]!.price_1e9, t);
+    assert.equal(placed.ok, true, `placed: ${placed.reason}`);
+    assert.equal(placed.fills.length, 0, 'a bid at the best bid does not cross');
+    assert.equal(placed.resting_qty_1e8, qty, 'all of it rests');
+    assert.ok(placed.order_id > 0, 'the venue names the order');
+    // The market's sell flow reaches the best bid sooner or later.
+    for (let s = 11; s < 600 && (sink.own.length === 0 || sink.own[sink.own.length - 1]!.left > 0); s++) v.advance(T0 + s * SEC);
+    assert.ok(sink.own.length > 0, 'maker fills arrived');
+    let left = qty;
+    for (const f of sink.own) {
+      assert.equal(f.order_id, placed.order_id, 'fills name the order');
+      assert.ok(f.price <= book.bids[0]!.price_1e9, `a bid fills at its price or better for the maker: ${f.price}`);
+      left -= f.qty;
+      assert.equal(f.left, left, 'what is left after each fill');
+    }
+    assert.equal(v.cancelOrder(placed.order_id, T0 + 700 * SEC), left, 'cancel returns what still rested');
+    assert.equal(v.cancelOrder(placed.order_id, T0 + 701 * SEC), 0, 'a second cancel finds nothing');
+  });
+
+  it('a crossing limit fills its crossing part as taker now; a far one rests untouched until cancelled', () => {
+    const sink = new OwnFills();
+    const v = venue(edge, 8, sink);
+    const t = T0 + 10 * SEC;
+    const book = v.snapshot('BTC-USDT', 5, t)!;
+    const lot = minimum(book.asks[0]!.price_1e9);
+    const crossing = v.placeLimit('BTC-USDT', Side.BID, lot, book.asks[0]!.price_1e9, t);
+    assert.ok(crossing.fills.length > 0 && crossing.resting_qty_1e8 === 0, 'a marketable lot fills at once');
+    const far = v.placeLimit('BTC-USDT', Side.ASK, lot * 3, book.asks[0]!.price_1e9 * 2, t);
+    assert.equal(far.resting_qty_1e8, lot * 3, 'a far ask rests');
+    v.advance(t + 60 * SEC);
+    assert.equal(sink.own.filter((f) => f.order_id === far.order_id).length, 0, 'nothing reaches twice the price');
+    assert.equal(v.cancelOrder(far.order_id, t + 61 * SEC), lot * 3, 'cancelled whole');
+  });
+});

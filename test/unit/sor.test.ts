@@ -245,6 +245,16 @@ describe('sor: limit price', () => {
     const noPrice = plan(bare, order({ qty: 1, order_type: 'limit' }), views);
     assert.equal(noPrice.planned_qty_1e8, 0);
   });
+
+  it('a market order with a price cap (max_price_1e9) takes only levels within it, at taker fees', () => {
+    const views = [venue('a', { asks: [[10001, 1], [10002, 1], [10003, 1]], taker: 10, maker: 2 })];
+    const p = plan(bare, order({ qty: 3, order_type: 'market', limit_price_1e9: c(10002) }), views);
+    assert.deepEqual(p.allocations.map((a) => [a.venue, a.qty_1e8, a.limit_price_1e9]), [['a', u(2), c(10002)]], 'two levels, the leg capped at 100.02');
+    assert.equal(p.unfilled_qty_1e8, u(1), 'the level above the cap is left');
+    assert.equal(p.allocations[0]!.fee_bps, 10, 'a capped market order still pays the taker rate');
+    const uncapped = plan(bare, order({ qty: 3, order_type: 'market' }), views);
+    assert.equal(uncapped.planned_qty_1e8, u(3), 'without a cap every level is available');
+  });
 });
 
 describe('sor: candidate selection (rule 1), one reason per venue', () => {

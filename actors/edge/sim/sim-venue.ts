@@ -51,6 +51,13 @@ export interface ExecutionReport {
   fills: ExecutionFill[];
 }
 
+/** A client order that may rest: the crossing part's fills, and what rests under `order_id`. */
+export interface PlacementReport extends ExecutionReport {
+  /** the venue's id of the order; 0 when refused */
+  order_id: number;
+  resting_qty_1e8: number;
+}
+
 export interface TradeEvent {
   symbol: string;
   price_1e9: number;
@@ -66,6 +73,11 @@ export interface VenueSink {
   /** `t` is reused by the next trade: copy what you keep. */
   onTrade(t: TradeEvent): void;
   onStatus(connected: boolean, ts_ns: number, reason?: string): void;
+  /**
+   * A client's resting order filled as maker (`fill` is reused: copy what you keep);
+   * `left_qty_1e8` still rests after it.
+   */
+  onOwnFill?(order_id: number, symbol: string, fill: ExecutionFill, left_qty_1e8: number): void;
 }
 
 export interface BookSnapshot {
@@ -233,6 +245,9 @@ export class SimVenue {
   private readonly market: MarketParams;
   private readonly syms: SymbolSim[];
   private readonly bySymbol = new Map<string, SymbolSim>();
+  /** Clients' resting orders by venue order id, with what is left of each. */
+  private readonly clientOrders = new Map<number, { s: SymbolSim; left: number }>();
+  private readonly ownFill: ExecutionFill = { price_1e9: 0, qty_1e8: 0, trade_id: '', ts_ns: 0 };
   private readonly isPerp: boolean;
   private readonly latencyNs: number;
   private readonly levelsPerSide: number;
@@ -528,11 +543,61 @@ export class SimVenue {
     return report;
   }
 
+  /**
+   * A client's limit order that may rest (GTC): what crosses fills now, as taker; the rest stays
+   * on the book in price-time priority and fills later, as maker, when the market's flow reaches
+   * it (reported to the sink's `onOwnFill`) until filled or `cancelOrder`.
+   */
+  placeLimit(symbol: string, side: Side, qty_1e8: number, limit_price_1e9: number, now_ns: number): PlacementReport {
+    this.advance(now_ns);
+    const s = this.bySymbol.get(symbol);
+    const report: PlacementReport = { ok: false, reason: null, fills: [], order_id: 0, resting_qty_1e8: 0 };
+    if (s === undefined) return { ...report, reason: 'not_listed' };
+    if (!this.faults!.connected) return { ...report, reason: 'venue_disconnected' };
+    const id = s.orderSeq++ * SLOT_SPACE + TAKER_SLOT;
+    this.now = Math.max(this.now, now_ns);
+    this.capture = { id, fills: report.fills, symbol: s };
+    try {
+      const r = s.matcher.limit(id, side, limit_price_1e9, qty_1e8);
+      report.ok = r.ok;
+      report.reason = r.ok ? null : (r.reason ?? 'rejected');
+      if (r.ok && r.resting_qty_1e8 > 0) {
+        report.order_id = id;
+        report.resting_qty_1e8 = r.resting_qty_1e8;
+        this.clientOrders.set(id, { s, left: r.resting_qty_1e8 });
+      }
+    } finally {
+      this.capture = undefined;
+    }
+    return report;
+  }
+
+  /** Cancels a client's resting order (after advancing to now_ns); returns the quantity cancelled, 0 when none rests. */
+  cancelOrder(order_id: number, now_ns: number): number {
+    this.advance(now_ns);
+    const order = this.clientOrders.get(order_id);
+    if (order === undefined) return 0;
+    this.clientOrders.delete(order_id);
+    order.s.matcher.cancel(order_id);
+    return order.left;
+  }
+
   /** The FillEvent is the matcher's, reused by its next fill: read it here only. */
   private onFill(s: SymbolSim, f: FillEvent): void {
     const capture = this.capture;
     if (capture !== undefined && f.taker_id === capture.id) {
       capture.fills.push({ price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: s.tradePrefix + (s.tradeSeq + 1), ts_ns: this.now });
+    }
+    const own = this.clientOrders.get(f.maker_id);
+    if (own !== undefined) {
+      own.left -= f.qty_1e8;
+      if (own.left <= 0) this.clientOrders.delete(f.maker_id);
+      const fill = this.ownFill;
+      fill.price_1e9 = f.price_1e9;
+      fill.qty_1e8 = f.qty_1e8;
+      fill.trade_id = s.tradePrefix + (s.tradeSeq + 1);
+      fill.ts_ns = this.now;
+      this.sink.onOwnFill?.(f.maker_id, s.symbol, fill, own.left);
     }
     const id = f.maker_id;
     const slot = id % SLOT_SPACE;

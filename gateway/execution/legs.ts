@@ -1,0 +1,76 @@
+import type { VenueView } from '../../actors/router/sor-types.ts';
+import { BPS, notionalUsd1e9 } from '../../domain/units.ts';
+
+/**
+ * How far past the plan's worst level a market order's leg may fill: the book the plan read is
+ * up to one edge batch (10 ms) old, and a leg capped exactly at that level finds nothing when
+ * the level has just moved. A protection band, as venues' own market-order protection does.
+ */
+export const MARKET_PROTECTION_BPS = 10;
+
+/**
+ * The price a leg is sent with. Market: the plan's worst level widened by the protection band
+ * (buy up, sell down) to the venue's tick, never past the client's `max_price_1e9` on a buy.
+ * Limit: the client's limit, which the client accepted for every unit.
+ */
+export function legLimit(
+  side: 'buy' | 'sell',
+  orderType: 'market' | 'limit',
+  plannedLimit: number,
+  clientLimit: number | null,
+  tick_1e9: number,
+  bandBps = MARKET_PROTECTION_BPS,
+): number {
+  if (orderType === 'limit') return clientLimit ?? plannedLimit;
+  const tick = tick_1e9 >= 1 ? tick_1e9 : 1;
+  const band = Math.floor((plannedLimit * bandBps) / BPS / tick) * tick;
+  if (side === 'sell') return Math.max(tick, plannedLimit - band);
+  const widened = plannedLimit + band;
+  return clientLimit === null ? widened : Math.max(plannedLimit, Math.min(widened, clientLimit));
+}
+
+/**
+ * What a leg reserves: a buy its cap price for the whole quantity plus the larger of the two fees
+ * (rounded up), in quote 1e8; a sell its base quantity.
+ */
+export function legReservation(side: 'buy' | 'sell', limit_1e9: number, qty_1e8: number, feeBps: number): number {
+  if (side === 'sell') return qty_1e8;
+  const worst = Number((BigInt(limit_1e9) * BigInt(qty_1e8) + 999_999_999n) / 1_000_000_000n);
+  return worst + Math.ceil((worst * feeBps) / BPS);
+}
+
+/** Where the unfilled remainder of a GTC limit order rests. */
+export interface RestingLeg {
+  venue: string;
+  edge_id: string;
+  qty_1e8: number;
+  limit_price_1e9: number;
+}
+
+/**
+ * The venues a GTC remainder may rest on, best first: online and credentialed (the forced venue
+ * only, when there is one), the lowest maker fee first, then the venue name. Each with the
+ * remainder in whole lots and the limit on the venue's tick (a buy rounds down, a sell up: never
+ * a worse price than the client's); venues where that falls below the minimum quantity or
+ * notional are left out. Balances are the caller's to reserve, in this order.
+ */
+export function restingCandidates(
+  views: readonly VenueView[],
+  side: 'buy' | 'sell',
+  remainder_1e8: number,
+  limit_1e9: number,
+  forced: string | null,
+): RestingLeg[] {
+  const out: (RestingLeg & { maker_bps: number })[] = [];
+  for (const v of views) {
+    if (!v.listed || !v.online || !v.has_credentials || (forced !== null && v.venue !== forced)) continue;
+    const tick = v.rules.tick_1e9 >= 1 ? v.rules.tick_1e9 : 1;
+    const lot = v.rules.lot_1e8 >= 1 ? v.rules.lot_1e8 : 1;
+    const price = side === 'buy' ? Math.floor(limit_1e9 / tick) * tick : Math.ceil(limit_1e9 / tick) * tick;
+    const qty = Math.floor(remainder_1e8 / lot) * lot;
+    if (price <= 0 || qty <= 0 || qty < v.rules.min_qty_1e8 || notionalUsd1e9(price, qty) < v.rules.min_notional_1e9) continue;
+    out.push({ venue: v.venue, edge_id: v.edge_id, qty_1e8: qty, limit_price_1e9: price, maker_bps: v.maker_bps });
+  }
+  out.sort((a, b) => a.maker_bps - b.maker_bps || (a.venue < b.venue ? -1 : a.venue > b.venue ? 1 : 0));
+  return out.map(({ maker_bps: _m, ...leg }) => leg);
+}

@@ -94,6 +94,8 @@ export interface OrderRecord {
   fill_ids: number[];
   /** sha256 of the canonical request, for idempotency */
   request_hash: string;
+  /** the `Idempotency-Key` header the order was placed with, if any (engine-internal) */
+  idempotency_key?: string | null;
 }
 
 export interface FeeBreakdown {
@@ -134,6 +136,6 @@ export interface FillRecord {
 
 /** The API view of an order: the record minus engine-internal fields. */
 export function orderView(order: OrderRecord, fills?: FillRecord[]): Record<string, unknown> {
-  const { request_hash: _hash, fill_ids: _ids, mode: _mode, ...rest } = order;
+  const { request_hash: _hash, fill_ids: _ids, mode: _mode, idempotency_key: _key, ...rest } = order;
   return fills === undefined ? { ...rest, fills: null } : { ...rest, fills };
 }

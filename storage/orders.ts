@@ -24,6 +24,14 @@ export interface OrderPage {
   last: string | null;
 }
 
+/**
+ * Header keys share order_keys with client_order_ids under a prefix no client_order_id can
+ * have (`/` is outside their alphabet).
+ */
+function headerKey(key: string): string {
+  return `hdr/${key}`;
+}
+
 export class OrderStore {
   private lastMs = 0;
   private seq = 0;
@@ -67,8 +75,15 @@ export class OrderStore {
     else void this.db.openOrders.put(key, 1);
   }
 
+  /** Registers the order's idempotency keys: its client_order_id, and its Idempotency-Key if any. */
   putClientOrderId(order: OrderRecord): void {
     void this.db.orderKeys.put([order.client_id, order.mode, order.client_order_id], order.node_order_id);
+    if (order.idempotency_key != null) void this.db.orderKeys.put([order.client_id, order.mode, headerKey(order.idempotency_key)], order.node_order_id);
+  }
+
+  /** The order placed with this `Idempotency-Key` header. */
+  byIdempotencyKey(clientId: string, mode: Mode, key: string): OrderRecord | undefined {
+    return this.byClientOrderId(clientId, mode, headerKey(key));
   }
 
   putFill(clientId: string, mode: Mode, fill: FillRecord): void {

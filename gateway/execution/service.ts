@@ -191,48 +191,56 @@ export class ExecutionService {
     await this.storage.orders.durable();
   }
 
+  /**
+   * Idempotent on the body's `client_order_id` and, when sent, on the `Idempotency-Key` header:
+   * the order keeps its `client_order_id` and answers to both keys. Either key seen before with
+   * the same request returns the original order (200), with another request 409.
+   */
   async submit(principal: Principal, request: OrderRequest, idempotencyKey: string | undefined): Promise<{ status: 200 | 201; order: OrderRecord }> {
-    const clientOrderId = idempotencyKey ?? request.client_order_id;
-    const key = `${principal.client_id}|${principal.mode}|${clientOrderId}`;
+    const scope = `${principal.client_id}|${principal.mode}|`;
+    const keys = idempotencyKey === undefined ? [`${scope}${request.client_order_id}`] : [`${scope}hdr/${idempotencyKey}`, `${scope}${request.client_order_id}`];
     const hash = requestHash(request);
-    // A request whose twin is still being admitted waits for it, then answers as a retry would.
-    const pending = this.admitting.get(key);
-    if (pending !== undefined) {
+    // A request whose twin (by either key) is still being admitted waits for it, then answers
+    // as a retry would.
+    for (const key of keys) {
+      const pending = this.admitting.get(key);
+      if (pending === undefined) continue;
       const first = await pending.catch(() => undefined);
-      if (first !== undefined) {
-        if (first.order.request_hash !== hash) {
-          throw Errors.conflict('IDEMPOTENCY_CONFLICT', `client_order_id ${clientOrderId} was used with a different request`);
-        }
-        return { status: 200, order: first.order };
-      }
+      if (first !== undefined) return this.replay(first.order, hash, key.slice(scope.length));
     }
-    const admission = this.admitOnce(principal, request, clientOrderId, hash);
-    this.admitting.set(key, admission);
+    const admission = this.admitOnce(principal, request, idempotencyKey ?? null, hash);
+    for (const key of keys) this.admitting.set(key, admission);
     try {
       return await admission;
     } finally {
-      if (this.admitting.get(key) === admission) this.admitting.delete(key);
+      for (const key of keys) if (this.admitting.get(key) === admission) this.admitting.delete(key);
     }
+  }
+
+  /** A retry of a stored order: the original with 200, or 409 for another request under the same key. */
+  private replay(order: OrderRecord, hash: string, key: string): { status: 200; order: OrderRecord } {
+    if (order.request_hash !== hash) {
+      const what = key.startsWith('hdr/') ? `Idempotency-Key ${key.slice(4)}` : `client_order_id ${key}`;
+      throw Errors.conflict('IDEMPOTENCY_CONFLICT', `${what} was used with a different request`);
+    }
+    return { status: 200, order };
   }
 
   private async admitOnce(
     principal: Principal,
     request: OrderRequest,
-    clientOrderId: string,
+    idempotencyKey: string | null,
     hash: string,
   ): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const client = principal.client_id;
     const mode = principal.mode;
-    const existing = this.storage.orders.byClientOrderId(client, mode, clientOrderId);
-    if (existing !== undefined) {
-      if (existing.request_hash !== hash) {
-        throw Errors.conflict('IDEMPOTENCY_CONFLICT', `client_order_id ${clientOrderId} was used with a different request`);
-      }
-      return { status: 200, order: existing };
-    }
+    const byHeader = idempotencyKey === null ? undefined : this.storage.orders.byIdempotencyKey(client, mode, idempotencyKey);
+    if (byHeader !== undefined) return this.replay(byHeader, hash, `hdr/${idempotencyKey}`);
+    const existing = this.storage.orders.byClientOrderId(client, mode, request.client_order_id);
+    if (existing !== undefined) return this.replay(existing, hash, request.client_order_id);
     if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
     const entry = this.resolve(request);
-    const order = this.newOrder(principal, request, clientOrderId, hash, entry);
+    const order = this.newOrder(principal, request, idempotencyKey, hash, entry);
     if (request.start_armed === true) {
       order.status = 'WAITING';
       order.execution_type = 'armed';
@@ -352,14 +360,15 @@ export class ExecutionService {
     return entry;
   }
 
-  private newOrder(principal: Principal, request: OrderRequest, clientOrderId: string, hash: string, entry: BookEntry): OrderRecord {
+  private newOrder(principal: Principal, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: BookEntry): OrderRecord {
     const id = this.storage.orders.nextOrderId();
     const now = nowNs();
     const tif = request.time_in_force ?? (request.order_type === 'market' ? 'ioc' : 'gtc');
     return {
       node_order_id: id,
       client_id: principal.client_id,
-      client_order_id: clientOrderId,
+      client_order_id: request.client_order_id,
+      idempotency_key: idempotencyKey,
       mode: principal.mode,
       is_sandbox: principal.mode === 'sandbox',
       side: request.side,
@@ -844,7 +853,7 @@ export class ExecutionService {
 
   private emitOrder(order: OrderRecord): void {
     if (!this.events.wants('orders', order.client_id, order.mode)) return;
-    const { request_hash: _h, fill_ids: _f, mode: _m, ...event } = order;
+    const { request_hash: _h, fill_ids: _f, mode: _m, idempotency_key: _k, ...event } = order;
     this.events.publish('orders', order.client_id, order.mode, event);
   }
 

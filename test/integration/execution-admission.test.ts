@@ -229,6 +229,12 @@ describe('execution: idempotency and validation (real service)', () => {
     const again = await submit(token, market('hdr-body-a'), headers);
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.equal(again.body.node_order_id, first.body.node_order_id);
+    // The order keeps the body's client_order_id, and answers to it as well as to the header.
+    assert.equal(first.body.client_order_id, 'hdr-body-a', 'the body id is the order id');
+    const byBody = await submit(token, market('hdr-body-a'));
+    assert.equal(byBody.status, 200, `the body id alone finds the order: ${JSON.stringify(byBody.body)}`);
+    assert.equal(byBody.body.node_order_id, first.body.node_order_id, 'the same order by its client_order_id');
+    assert.equal('idempotency_key' in first.body, false, 'the header key is not echoed');
 
     assertError(await submit(token, market('hdr-body-a', 3_000_000), headers), 409, 'IDEMPOTENCY_CONFLICT');
     assertError(await submit(token, market('hdr-body-b'), headers), 409, 'IDEMPOTENCY_CONFLICT');
@@ -282,7 +288,9 @@ describe('execution: idempotency and validation (real service)', () => {
     // The raw path itself works: a plain ASCII key over the same socket code is accepted.
     const ok = await rawRequest(base, 'POST', '/v1/orders', [['Authorization', `Bearer ${key}`], ['Idempotency-Key', 'ascii-key-1']], JSON.stringify(body));
     assert.equal(ok.status, 201, `an ASCII key: ${JSON.stringify(ok.body)}`);
-    assert.equal((ok.body as Order).client_order_id, 'ascii-key-1', 'stored under the key as sent');
+    const again = await rawRequest(base, 'POST', '/v1/orders', [['Authorization', `Bearer ${key}`], ['Idempotency-Key', 'ascii-key-1']], JSON.stringify(body));
+    assert.equal(again.status, 200, `the key as sent finds the order: ${JSON.stringify(again.body)}`);
+    assert.equal((again.body as Order).node_order_id, (ok.body as Order).node_order_id, 'stored under the key as sent');
   });
 
   it('an X-Request-Id with a non-ASCII or control byte is ignored and one is generated', async () => {

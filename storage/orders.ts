@@ -148,6 +148,16 @@ export class OrderStore {
     return n;
   }
 
+  /** How many orders the client has in this mode: a key count, nothing decoded. */
+  countAllOrders(clientId: string, mode: Mode): number {
+    return this.db.orders.getKeysCount({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] });
+  }
+
+  /** How many fills the client has in this mode: a key count, nothing decoded. */
+  countFills(clientId: string, mode: Mode): number {
+    return this.db.fills.getKeysCount({ start: [clientId, mode, 0], end: [clientId, mode, Number.MAX_SAFE_INTEGER] });
+  }
+
   /** How many of the client's orders are working: a key count of the open-orders index. */
   countOpen(clientId: string, mode: Mode): number {
     return this.db.openOrders.getKeysCount({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] });

@@ -136,19 +136,23 @@ export class DepthCacheReader {
       const bidCount = Math.min(w[base + 4]!, DEPTH_LEVELS);
       const askCount = Math.min(w[base + 5]!, DEPTH_LEVELS);
       const levels = base + SLOT_HEADER;
+      // One copy of the four level arrays (typed-array allocation is most of the cost), then views.
+      const copy = new Float64Array(4 * DEPTH_LEVELS);
+      copy.set(w.subarray(levels, levels + 4 * DEPTH_LEVELS));
       const depth: VenueDepth = {
         connected: w[base + 2] === 1,
         ts_ns: w[base + 3]!,
         heartbeat_ms: this.heartbeatMs(edgeId),
         bidCount,
         askCount,
-        bidsPx: w.slice(levels, levels + bidCount),
-        bidsQty: w.slice(levels + DEPTH_LEVELS, levels + DEPTH_LEVELS + bidCount),
-        asksPx: w.slice(levels + 2 * DEPTH_LEVELS, levels + 2 * DEPTH_LEVELS + askCount),
-        asksQty: w.slice(levels + 3 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS + askCount),
+        bidsPx: copy.subarray(0, bidCount),
+        bidsQty: copy.subarray(DEPTH_LEVELS, DEPTH_LEVELS + bidCount),
+        asksPx: copy.subarray(2 * DEPTH_LEVELS, 2 * DEPTH_LEVELS + askCount),
+        asksQty: copy.subarray(3 * DEPTH_LEVELS, 3 * DEPTH_LEVELS + askCount),
       };
       if (Atomics.load(this.seq, seqIndex) === before) return depth;
     }
     return undefined;
   }
 }
+

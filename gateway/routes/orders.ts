@@ -168,7 +168,14 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           after = skipped.orders[skipped.orders.length - 1]?.node_order_id ?? '\u0000';
         }
         const page = store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly });
-        const total = store().countOrders(p.client_id, p.mode, (o) => filter(o) && (!openOnly || !isTerminal(o.status)));
+        // Key counts where no record needs reading; a filtered count reads the client's orders.
+        const unfiltered = q.symbol === undefined && q.history !== true;
+        const total =
+          unfiltered && status === undefined
+            ? store().countAllOrders(p.client_id, p.mode)
+            : unfiltered && openOnly
+              ? store().countOpen(p.client_id, p.mode)
+              : store().countOrders(p.client_id, p.mode, (o) => filter(o) && (!openOnly || !isTerminal(o.status)));
         const counts: Record<string, number> = {};
         for (const o of page.orders) counts[o.status] = (counts[o.status] ?? 0) + 1;
         return {
@@ -237,8 +244,23 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         const filter = (f: FillRecord) =>
           (q.node_order_id === undefined || f.node_order_id === q.node_order_id) && (q.symbol === undefined || f.symbol === q.symbol.toUpperCase());
         const after = q.after === undefined ? undefined : decodeCursor<number>(q.after, 'number');
+        if (q.node_order_id !== undefined) {
+          // One order's fills: its own list of ids, not a scan of every fill.
+          const order = store().getOrder(p.client_id, p.mode, q.node_order_id);
+          const all = (order?.fill_ids ?? [])
+            .map((id) => store().getFill(p.client_id, p.mode, id))
+            .filter((f): f is FillRecord => f !== undefined && filter(f))
+            .sort((a, b) => b.id - a.id);
+          const rest = after === undefined ? all : all.filter((f) => f.id < after);
+          const fills = rest.slice(0, limit);
+          const more = limit > 0 && rest.length > limit;
+          return {
+            status: 200,
+            body: { fills, total: all.length, limit, has_more: more, next_cursor: more ? encodeCursor(fills[fills.length - 1]!.id) : null },
+          };
+        }
         const page = store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter });
-        const total = store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
+        const total = q.symbol === undefined ? store().countFills(p.client_id, p.mode) : store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
         return {
           status: 200,
           body: { fills: page.fills, total, limit, has_more: page.last !== null, next_cursor: page.last === null ? null : encodeCursor(page.last) },

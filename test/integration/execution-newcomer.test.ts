@@ -393,6 +393,19 @@ describe('execution: the newcomer flow (real service)', () => {
     assert.deepEqual(listed.body.fills.map((f) => f.id), fills.map((f) => f.id).sort((a, b) => b - a), 'newest first');
     assert.equal(listed.body.has_more, false);
     assert.equal(listed.body.next_cursor, null);
+    // The order's fills page with the cursor too, each once.
+    const byOrder: number[] = [];
+    for (let cursor: string | null = null, pages = 0; pages === 0 || cursor !== null; pages++) {
+      const page: { status: number; body: { fills: Fill[]; next_cursor: string | null; total: number } } = await call(
+        base, 'GET', `/v1/fills?node_order_id=${id}&limit=1${cursor === null ? '' : `&after=${cursor}`}`, { token },
+      );
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      assert.equal(page.body.total, fills.length, 'the total is the order\'s, on every page');
+      byOrder.push(...page.body.fills.map((f) => f.id));
+      cursor = page.body.next_cursor;
+      assert.ok(pages <= fills.length, 'the walk ends');
+    }
+    assert.deepEqual(byOrder, fills.map((f) => f.id).sort((a, b) => b - a), 'each of the order\'s fills once, newest first');
     const all = await call<{ fills: Fill[]; total: number }>(base, 'GET', '/v1/fills', { token });
     assert.equal(all.body.total, fills.length, 'the client has no other fills');
     const bySymbol = await call<{ total: number }>(base, 'GET', '/v1/fills?symbol=btc-usdt', { token });

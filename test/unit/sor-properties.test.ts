@@ -188,7 +188,7 @@ function checkInvariants({ req, views }: Market, p: RoutingPlan): void {
     if (isBuy) {
       assert.ok(spend <= BigInt(view.quote_available_1e8), 'quote overspent');
       // Stronger: the child is affordable at its cap (the venue locks cap x qty), fee reserve
-      // included, exactly as the order actor reserves it (gateway/execution/service.ts).
+      // included, exactly as the order actor reserves it (gateway/execution/risk.ts `reserveLegs`).
       const locked = (BigInt(a.limit_price_1e9) * BigInt(a.qty_1e8) + 999_999_999n) / 1_000_000_000n;
       const feeBps = BigInt(Math.max(0, view.taker_bps, view.maker_bps));
       assert.ok(locked + (locked * feeBps + 9_999n) / 10_000n <= BigInt(view.quote_available_1e8), 'child not affordable at its cap');

@@ -1,0 +1,70 @@
+// A leg's fill as the durable FillRecord, and a FillRecord as the positions ledger books it.
+import type { ChildExecution } from '../../actors/edge/messages.ts';
+import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
+import type { SpotFill } from '../../actors/ledger/ledger.ts';
+import { parseSymbol } from '../../domain/market.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
+import { PRICE_SCALE } from '../../domain/units.ts';
+
+/** One fill of a leg's answer (or a maker fill) as the FillRecord with the id `id`, booked at `tsNs`. */
+export function fillRecord(
+  id: number,
+  tsNs: number,
+  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type'>,
+  child: Pick<ChildOrder, 'venue' | 'edge_id'>,
+  result: Pick<ChildExecution, 'maker_bps' | 'taker_bps'>,
+  f: ChildExecution['fills'][number],
+  isMaker: boolean,
+): FillRecord {
+  const quote = parseSymbol(order.symbol)!.quote;
+  return {
+    id,
+    fill_id: `fil_${id.toString(36)}`,
+    node_order_id: order.node_order_id,
+    venue: child.venue,
+    symbol: order.symbol,
+    side: order.side,
+    instrument_type: order.instrument_type,
+    qty_1e8: f.qty_1e8,
+    price_1e9: f.price_1e9,
+    fee_1e9: f.fee_1e9,
+    ts_unix_ns: tsNs,
+    commission_asset: quote,
+    exchange_ts_ns: f.ts_ns,
+    execution_region: edgeSpec(child.edge_id)?.region ?? 'unknown',
+    fee_breakdown: {
+      commission_1e9: f.fee_1e9,
+      lp_fee_1e9: 0,
+      gas_1e9: 0,
+      priority_fee_1e9: 0,
+      mev_tip_1e9: 0,
+      funding_1e9: 0,
+      rebate_1e9: 0,
+      hop_fees_1e9: 0,
+      commission_asset: quote,
+    },
+    is_maker: isMaker,
+    maker_fee_bps_applied: isMaker ? result.maker_bps : null,
+    taker_fee_bps_applied: isMaker ? null : result.taker_bps,
+    trade_id: f.trade_id,
+    venue_reported_cum_fee_1e9: f.cum_fee_1e9,
+    lineage_deployment_id: null,
+  };
+}
+
+/** A durable fill as the ledger books it (the same mapping live and on replay). */
+export function ledgerFill(fill: FillRecord, quote: string): SpotFill {
+  return {
+    fill_id: fill.fill_id,
+    venue: fill.venue,
+    symbol: fill.symbol,
+    side: fill.side,
+    qty_1e8: fill.qty_1e8,
+    price_1e9: fill.price_1e9,
+    fee_1e9: fill.fee_1e9,
+    fee_asset: quote,
+    // USD 1e9 to quote units 1e8, rounded up against the client; quotes here are USD-pegged.
+    fee_qty_1e8: Math.ceil(fill.fee_1e9 / 10),
+    quote_usd_1e9: PRICE_SCALE,
+  };
+}

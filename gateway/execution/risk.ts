@@ -1,0 +1,87 @@
+// Pre-trade risk after routing (docs/execution.md, step 5): the admission checks on the plan,
+// then a reservation per leg on the client's ledger. The kill switch is the service's to check.
+import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
+import type { Ledger } from '../../actors/ledger/ledger.ts';
+import type { RoutingPlan } from '../../actors/router/sor-types.ts';
+import { parseSymbol } from '../../domain/market.ts';
+import type { OrderRecord } from '../../domain/orders.ts';
+import { notionalUsd1e9 } from '../../domain/units.ts';
+import { legLimit, legReservation, type RestingLeg } from './legs.ts';
+
+/** Admission after routing: [failure_class, reason] or undefined when the order may go. */
+export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, maxOrderNotionalUsd1e9: number): [string, string] | undefined {
+  if (plan.planned_qty_1e8 === 0 && !canRest) {
+    const reasons = plan.candidates.filter((c) => c.reason !== null).map((c) => `${c.venue}: ${c.reason}`);
+    return ['no_route', reasons.length > 0 ? `no venue can take the order (${reasons.join('; ')})` : 'no liquidity within the order limits'];
+  }
+  if (order.time_in_force === 'fok' && plan.planned_qty_1e8 < order.qty_1e8) {
+    return ['fok_unfillable', `only ${plan.planned_qty_1e8} of ${order.qty_1e8} is available now`];
+  }
+  // A limit order may trade all of its quantity at its limit: that is its notional.
+  const notional = order.limit_price_1e9 !== null ? Math.max(plan.expected_notional_1e9, notionalUsd1e9(order.limit_price_1e9, order.qty_1e8)) : plan.expected_notional_1e9;
+  if (notional > maxOrderNotionalUsd1e9) {
+    return ['risk_notional_cap', `order notional ${notional} exceeds the per-order cap ${maxOrderNotionalUsd1e9} (USD 1e9)`];
+  }
+  return undefined;
+}
+
+/**
+ * Reserves on `ledger` what each leg of the plan may spend, then at most one resting leg for a
+ * GTC remainder, and adds them to the order's children (a leg the balance cannot take as
+ * `rejected`). Returns each child's reservation, in the children's order.
+ */
+export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: readonly RestingLeg[], ledger: Ledger): (number | false)[] {
+  const parts = parseSymbol(order.symbol)!;
+  const reservations: (number | false)[] = [];
+  for (const a of plan.allocations) {
+    // Each leg reserves what it may spend at worst (see legs.ts). The SOR sized the legs to
+    // fit the plan's own limits exactly: when the protection band does not fit the balance,
+    // the leg goes at the plan's limit.
+    const spec = edgeSpec(a.edge_id)!;
+    const feeBps = Math.max(spec.taker_bps, spec.maker_bps);
+    const asset = order.side === 'buy' ? parts.quote : parts.base;
+    const clientLimit = order.order_type === 'limit' ? order.limit_price_1e9 : order.side === 'buy' ? (order.constraints?.max_price_1e9 ?? null) : null;
+    let limit = legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, listingOf(a.edge_id, order.symbol)?.rules.tick_1e9 ?? 1);
+    let reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+    if (reservation === false && limit !== a.limit_price_1e9) {
+      limit = a.limit_price_1e9;
+      reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+    }
+    reservations.push(reservation);
+    order.children.push({
+      child_id: `${order.node_order_id}-${order.children.length + 1}`,
+      venue: a.venue,
+      edge_id: a.edge_id,
+      qty_1e8: a.qty_1e8,
+      limit_price_1e9: limit,
+      filled_qty_1e8: 0,
+      status: reservation === false ? 'rejected' : 'sent',
+      reason: reservation === false ? 'insufficient_balance' : null,
+      fee_1e9: 0,
+      venue_reported_cum_fee_1e9: 0,
+    });
+  }
+  // A GTC remainder rests on the first venue (lowest maker fee) whose balance takes it.
+  for (const leg of restable) {
+    const spec = edgeSpec(leg.edge_id)!;
+    const asset = order.side === 'buy' ? parts.quote : parts.base;
+    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, leg.qty_1e8, Math.max(spec.taker_bps, spec.maker_bps)));
+    if (reservation === false) continue;
+    reservations.push(reservation);
+    order.children.push({
+      child_id: `${order.node_order_id}-${order.children.length + 1}`,
+      venue: leg.venue,
+      edge_id: leg.edge_id,
+      qty_1e8: leg.qty_1e8,
+      limit_price_1e9: leg.limit_price_1e9,
+      time_in_force: 'gtc',
+      filled_qty_1e8: 0,
+      status: 'sent',
+      reason: null,
+      fee_1e9: 0,
+      venue_reported_cum_fee_1e9: 0,
+    });
+    break;
+  }
+  return reservations;
+}

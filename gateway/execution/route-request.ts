@@ -1,0 +1,34 @@
+// What the service asks the SOR for an order: its side, quantity and limits, at the
+// consolidated mid when it arrived.
+import type { BookEntry } from '../../actors/market/directory.ts';
+import type { RouteRequest } from '../../actors/router/sor-types.ts';
+import { nowNs } from '../../domain/units.ts';
+import type { QuoteService } from '../market/quotes.ts';
+import type { OrderRequest } from './types.ts';
+
+export function routeRequest(
+  id: string,
+  request: Pick<OrderRequest, 'side' | 'qty_1e8' | 'order_type' | 'limit_price_1e9' | 'venue'>,
+  arrival: number,
+  maxPrice?: number | null,
+): RouteRequest {
+  // A market buy's max_price_1e9 caps the levels it may take; a sell has no maximum to honour.
+  const limit = request.order_type === 'limit' ? request.limit_price_1e9 : request.side === 'buy' ? (maxPrice ?? undefined) : undefined;
+  return {
+    node_order_id: id,
+    side: request.side,
+    qty_1e8: request.qty_1e8,
+    order_type: request.order_type,
+    ...(limit !== undefined ? { limit_price_1e9: limit } : {}),
+    ...(request.venue !== undefined ? { venue: request.venue } : {}),
+    arrival_mid_1e9: arrival,
+    now_ns: nowNs(),
+  };
+}
+
+/** Consolidated mid at arrival, from the quote cache; 1 when there is no book (the SOR then finds nothing). */
+export function arrivalMid(quotes: QuoteService, entry: BookEntry): number {
+  const nbbo = quotes.nbbo1e9(entry);
+  if (nbbo === undefined || nbbo.bid_1e9 <= 0 || nbbo.ask_1e9 <= 0) return 1;
+  return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
+}

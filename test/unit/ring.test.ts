@@ -262,18 +262,23 @@ describe('RingWriter / RingReader', { timeout: 10_000 }, () => {
     assert.deepEqual(drain(reader2).map((f) => f.type), [3]);
   });
 
-  it('rings the doorbell only while the consumer says it sleeps', () => {
+  it('rings the doorbell once per sleep: the first frame after the consumer says it sleeps', () => {
     const { writer, control } = pair(1024);
     const ctl = new Int32Array(control);
     writer.tryWrite(1, makePayload(4, 1));
-    assert.equal(Atomics.load(ctl, DOORBELL_I32), 0);
+    assert.equal(Atomics.load(ctl, DOORBELL_I32), 0, 'an awake consumer is not rung');
     Atomics.store(ctl, SLEEPING_I32, 1);
     writer.tryWrite(2, makePayload(4, 2));
+    assert.equal(Atomics.load(ctl, DOORBELL_I32), 1, 'the first frame rings');
+    assert.equal(Atomics.load(ctl, SLEEPING_I32), 0, 'and takes the sleeping flag');
+    writer.tryWrite(2, makePayload(4, 3));
+    assert.equal(Atomics.load(ctl, DOORBELL_I32), 1, 'a consumer being woken is not rung again');
+    Atomics.store(ctl, SLEEPING_I32, 1);
     const offset = writer.claim(4);
     assert.equal(Atomics.load(ctl, DOORBELL_I32), 1, 'claim alone publishes nothing');
     writer.slotBytes.set([1, 2, 3, 4], offset);
     writer.commit(3, 4);
-    assert.equal(Atomics.load(ctl, DOORBELL_I32), 2);
+    assert.equal(Atomics.load(ctl, DOORBELL_I32), 2, 'commit rings after the next sleep');
   });
 });
 

@@ -3,6 +3,7 @@ import { Side } from '../../domain/market.ts';
 import { BPS, notionalUsd1e9, wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
 import { book, bookKey, type BookType } from '../market/directory.ts';
+import { ChildJournal } from './child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
@@ -54,6 +55,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private depth: DepthCacheWriter | undefined;
   /** symbol -> its depth-cache slot */
   private readonly depthSlots = new Map<string, number>();
+  /** Every child's answer (and tombstones of children reconciled unseen), for `Reconcile`. */
+  private readonly journal = new ChildJournal<ChildExecution | ChildPlacement>();
   /** Clients' resting children, by venue order id and by child id. */
   private readonly resting = new Map<number, RestingChild>();
   private readonly restingByChild = new Map<string, RestingChild>();
@@ -110,6 +113,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
         return this.place(message);
       case 'Cancel':
         return this.cancel(message.child_id);
+      case 'Reconcile':
+        return this.journal.reconcile(message.child_id);
       case 'Funding':
         return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
       case 'FundingAll': {
@@ -202,6 +207,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
 
   /** Runs a child order against the venue's book and prices its fills with the taker fee. */
   private execute(message: Extract<EdgeMessage, { t: 'Execute' }>): ChildExecution {
+    if (this.journal.refused(message.child_id)) return this.childExecution(message.child_id, false, 'reconciled_as_not_received', []);
     const report = this.sim!.executeIoc(
       message.symbol,
       message.side === 'buy' ? Side.BID : Side.ASK,
@@ -210,11 +216,16 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       Date.now() * NS_PER_MS,
     );
     this.flush();
-    return this.childExecution(message.child_id, report.ok, report.reason, report.fills);
+    const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
+    this.journal.record(message.child_id, execution);
+    return execution;
   }
 
   /** A resting child: its crossing part answers now (taker fees); the rest fills later as maker. */
   private place(message: Extract<EdgeMessage, { t: 'Place' }>): ChildPlacement {
+    if (this.journal.refused(message.child_id)) {
+      return { ...this.childExecution(message.child_id, false, 'reconciled_as_not_received', []), resting_qty_1e8: 0, seq: 1 };
+    }
     const report = this.sim!.placeLimit(message.symbol, message.side === 'buy' ? Side.BID : Side.ASK, message.qty_1e8, message.limit_price_1e9, Date.now() * NS_PER_MS);
     this.flush();
     const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
@@ -224,7 +235,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       this.resting.set(report.order_id, child);
       this.restingByChild.set(message.child_id, child);
     }
-    return { ...execution, resting_qty_1e8: report.resting_qty_1e8, seq: 1 };
+    const placement: ChildPlacement = { ...execution, resting_qty_1e8: report.resting_qty_1e8, seq: 1 };
+    this.journal.record(message.child_id, placement);
+    return placement;
   }
 
   private cancel(child_id: string): CancelResult {

@@ -14,6 +14,8 @@ export type EdgeMessage =
   | { t: 'Place'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number }
   /** Cancels a resting child; answers `CancelResult`. */
   | { t: 'Cancel'; child_id: string }
+  /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
+  | { t: 'Reconcile'; child_id: string }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };

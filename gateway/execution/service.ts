@@ -1,3 +1,4 @@
+import type { Reconciled } from '../../actors/edge/child-journal.ts';
 import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
 import { isDollarAsset, type Ledger } from '../../actors/ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../../actors/market/directory.ts';
@@ -29,6 +30,9 @@ export { requestHash } from './idempotency.ts';
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 2_000;
+/** Reconciliation of legs in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
+const RECONCILE_ATTEMPTS = 8;
+const RECONCILE_BACKOFF_MS = 250;
 
 /** A GTC leg on a venue's book, with what its fills and its order's settlement need. */
 interface RestingLeg {
@@ -350,27 +354,44 @@ export class ExecutionService {
     order.children.forEach((child, i) => {
       const result = results[i];
       if (result === undefined) return;
-      const leg = this.restingLegs.get(child.child_id);
       if (result instanceof Error) {
-        // The venue's answer is lost: the leg is in doubt until reconciled, never guessed.
+        // The venue's answer is lost: the leg is in doubt until reconciled, never guessed. A
+        // resting leg stays registered: maker fills that arrive meanwhile wait for the answer.
         child.status = 'unconfirmed';
         child.reason = result.message;
-        this.restingLegs.delete(child.child_id);
         return;
       }
-      const rests = 'resting_qty_1e8' in result && result.resting_qty_1e8 > 0;
-      this.bookChildFills(order, child, result, reservations[i], fills, rests);
-      if (rests && leg !== undefined) {
-        child.status = 'resting';
-        child.reason = null;
-        early.push(...leg.early);
-        leg.early = [];
-      } else {
-        this.restingLegs.delete(child.child_id);
-      }
+      this.applyLegAnswer(order, child, result, reservations[i], fills, early);
     });
+    await this.afterLegs(order, views, started, fills, early);
+    if (order.children.some((c) => c.status === 'unconfirmed')) {
+      void this.reconcileLegs(order, views, started, reservations).catch((err: unknown) =>
+        this.log.error({ node_order_id: order.node_order_id, err }, 'reconciliation failed'),
+      );
+    }
+  }
+
+  /** A leg's answer, from the venue or from reconciliation: its fills booked, and whether it rests. */
+  private applyLegAnswer(order: OrderRecord, child: ChildOrder, result: ChildExecution | ChildPlacement, reservation: number | false | undefined, fills: FillRecord[], early: MakerFill[]): void {
+    const leg = this.restingLegs.get(child.child_id);
+    const rests = 'resting_qty_1e8' in result && result.resting_qty_1e8 > 0;
+    this.bookChildFills(order, child, result, reservation, fills, rests);
+    if (rests && leg !== undefined) {
+      child.status = 'resting';
+      child.reason = null;
+      early.push(...leg.early);
+      leg.early = [];
+    } else {
+      this.restingLegs.delete(child.child_id);
+    }
+  }
+
+  /** Every leg has answered or is in doubt: the order rests, or settles; either way it is committed. */
+  private async afterLegs(order: OrderRecord, views: readonly VenueView[], started: number, fills: FillRecord[], early: MakerFill[], reconciled = false): Promise<void> {
     if (fills.length > 0) stampFirstFill(order, fills[0]!);
-    if (order.children.some((c) => c.status === 'resting')) {
+    const doubtful = order.children.some((c) => c.status === 'unconfirmed');
+    if (!doubtful && order.children.some((c) => c.status === 'resting')) {
+      if (reconciled) order.reconciliation_state = 'reconciled';
       // Working on a venue's book: fills come as the market reaches it (onMakerFill).
       order.status = order.filled_qty_1e8 > 0 ? 'PARTIAL' : 'ACTIVE';
       order.venue_state = 'open';
@@ -381,7 +402,48 @@ export class ExecutionService {
       return;
     }
     this.settle(order, views, started);
+    if (reconciled) order.reconciliation_state = 'reconciled';
     await this.commit(order, fills);
+  }
+
+  /**
+   * Legs whose answer was lost are asked of their venue (`Reconcile`) until it answers: what it
+   * did is booked; a child it never saw is refused from then on and ends `cancelled`. Never
+   * guessed. Gives up after RECONCILE_ATTEMPTS (the order stays UNCONFIRMED, and a restart
+   * reconciles it).
+   */
+  private async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: (number | false)[]): Promise<void> {
+    for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt));
+      const fills: FillRecord[] = [];
+      const early: MakerFill[] = [];
+      await Promise.all(
+        order.children.map(async (child, i) => {
+          if (child.status !== 'unconfirmed') return;
+          let answer: Reconciled<ChildExecution | ChildPlacement>;
+          try {
+            answer = await this.endpoint.ask(edgeKey(child.edge_id), { t: 'Reconcile', child_id: child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
+          } catch {
+            return; // the edge is still away: the next attempt asks again
+          }
+          if (answer.known) {
+            this.applyLegAnswer(order, child, answer.result, reservations[i], fills, early);
+            return;
+          }
+          child.status = 'cancelled';
+          child.reason = 'not received by the venue (reconciled)';
+          this.restingLegs.delete(child.child_id);
+          const reservation = reservations[i];
+          if (reservation !== false && reservation !== undefined) this.ledgers.ledger(order.client_id, order.mode).release(reservation);
+        }),
+      );
+      if (!order.children.some((c) => c.status === 'unconfirmed')) {
+        await this.afterLegs(order, views, started, fills, early, true);
+        return;
+      }
+      if (fills.length > 0) await this.commit(order, fills);
+    }
+    this.log.error({ node_order_id: order.node_order_id }, 'legs still unconfirmed after reconciliation attempts');
   }
 
   /**
@@ -435,8 +497,8 @@ export class ExecutionService {
       return;
     }
     const { order, child } = leg;
-    if (child.status === 'sent') {
-      leg.early.push(m); // the placement's answer is still on its way
+    if (child.status === 'sent' || child.status === 'unconfirmed') {
+      leg.early.push(m); // the placement's answer is still on its way (or being reconciled)
       return;
     }
     const fills: FillRecord[] = [];

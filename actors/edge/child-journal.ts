@@ -1,0 +1,43 @@
+/**
+ * What an edge did with each child order it was sent, so a router whose answer was lost can
+ * reconcile against the venue instead of guessing: the edge's answer, or, for a child it never
+ * saw, a tombstone, so the child is refused if it arrives late (it then never executes, and the
+ * router may book it as not received). Bounded: the oldest entries go first.
+ */
+export type Reconciled<R> = { known: true; result: R } | { known: false };
+
+const TOMBSTONE = Symbol('tombstone');
+
+export class ChildJournal<R> {
+  private readonly entries = new Map<string, R | typeof TOMBSTONE>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  /** True when the child was reconciled as never received: it must not execute now. */
+  refused(childId: string): boolean {
+    return this.entries.get(childId) === TOMBSTONE;
+  }
+
+  record(childId: string, result: R): void {
+    this.put(childId, result);
+  }
+
+  reconcile(childId: string): Reconciled<R> {
+    const entry = this.entries.get(childId);
+    if (entry === undefined) {
+      this.put(childId, TOMBSTONE);
+      return { known: false };
+    }
+    return entry === TOMBSTONE ? { known: false } : { known: true, result: entry };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private put(childId: string, entry: R | typeof TOMBSTONE): void {
+    this.entries.delete(childId);
+    this.entries.set(childId, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}

@@ -23,6 +23,7 @@ import { orderRoutes } from './routes/orders.ts';
 import { parentOrderRoutes } from './routes/parent-orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
 import { VenueBooks } from './execution/views.ts';
+import { FeeTiers } from './execution/fee-tiers.ts';
 import { DepthCacheReader } from '../actors/edge/depth-cache.ts';
 import { SseHub } from './http/sse.ts';
 import { EXEC_TOPIC, TAPE_TOPIC, type MakerFill, type TapeBatch } from '../actors/edge/messages.ts';
@@ -75,10 +76,12 @@ export class Gateway {
       ...deps.execution,
     };
     const streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() };
+    const feeTiers = new FeeTiers(deps.topology.endpoint, deps.log);
     const execution = (this.execution = new ExecutionService(
       deps.storage,
       deps.topology.endpoint,
       new VenueBooks(deps.topology.endpoint, new DepthCacheReader(deps.market.depth)),
+      feeTiers,
       quotes,
       killSwitch,
       (client, mode) => deps.storage.credentials.venueSet(client, mode),
@@ -122,6 +125,8 @@ export class Gateway {
     deps.storage.credentials.onStored((event) => {
       // The ledger is seeded synchronously; only its persistence is awaited in the background.
       execution.openSimAccount(event.client_id, event.mode, event.venue).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
+      // The fee tier is probed in the background; until it answers, the default schedule routes.
+      void feeTiers.probe(event.client_id, event.mode, event.venue);
     });
     killSwitch.onChange((state) => {
       streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });

@@ -8,7 +8,7 @@ import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
-import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type MakerFill, type TapeBatch } from './messages.ts';
+import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
 interface RestingChild {
@@ -107,6 +107,14 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       }
       case 'Book':
         return this.snapshot(message.symbol, message.depth);
+      case 'FeeTier':
+        // The simulated venues charge every account their base schedule; the answer comes after
+        // the venue's REST round trip, as a real account-info call would.
+        return new Promise<FeeTierInfo>((resolve) =>
+          ctx.schedule(this.spec.market.latency_ms, () =>
+            resolve({ venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps }),
+          ),
+        );
       case 'Execute':
         return this.execute(message);
       case 'Place':

@@ -16,6 +16,8 @@ export type EdgeMessage =
   | { t: 'Cancel'; child_id: string }
   /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
   | { t: 'Reconcile'; child_id: string }
+  /** The account's fee tier on this venue, after the venue's REST latency (`FeeTierInfo`). */
+  | { t: 'FeeTier' }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };
@@ -52,6 +54,14 @@ export interface ChildExecution {
   maker_bps: number;
   /** venue ack time, wall clock ns */
   ack_ns: number;
+}
+
+export interface FeeTierInfo {
+  venue: string;
+  edge_id: string;
+  tier: string;
+  maker_bps: number;
+  taker_bps: number;
 }
 
 /** The answer to `Place`: the crossing part as for `Execute`, and what rests. */

@@ -25,6 +25,7 @@ import { admit, reserveLegs } from './risk.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
 import type { VenueBooks } from './views.ts';
+import type { FeeTiers } from './fee-tiers.ts';
 
 export { requestHash } from './idempotency.ts';
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
@@ -72,6 +73,7 @@ export class ExecutionService {
     private readonly storage: Storage,
     private readonly endpoint: Endpoint,
     private readonly books: VenueBooks,
+    private readonly feeTiers: FeeTiers,
     private readonly quotes: QuoteService,
     private readonly killSwitch: KillSwitch,
     private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>,
@@ -189,7 +191,7 @@ export class ExecutionService {
   /** Routes without placing: the plan, its fees and landed cost. */
   async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
-    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode));
+    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge));
     const plan = route(routeRequest('preview', request, arrivalMid(this.quotes, entry)), views);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
@@ -271,7 +273,7 @@ export class ExecutionService {
 
   private async dispatch(order: OrderRecord, entry: BookEntry): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
-    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger);
+    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger, (edge) => this.feeTiers.rates(order.client_id, order.mode, edge));
     const request = routeRequest(order.node_order_id, {
       side: order.side,
       qty_1e8: order.qty_1e8,

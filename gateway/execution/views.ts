@@ -8,6 +8,7 @@ import type { VenueView } from '../../actors/router/sor-types.ts';
 import type { BestSingleVenue } from '../../actors/tca/tca.ts';
 import { parseSymbol } from '../../domain/market.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
+import type { FeeRates } from './fee-tiers.ts';
 
 /** Depth each edge reports for routing: the SOR's 50 levels. */
 export const ROUTING_DEPTH = DEPTH_LEVELS;
@@ -27,7 +28,7 @@ export class VenueBooks {
     private readonly depth: DepthCacheReader,
   ) {}
 
-  async views(entry: BookEntry, credentialed: ReadonlySet<string>, ledger: Ledger): Promise<VenueView[]> {
+  async views(entry: BookEntry, credentialed: ReadonlySet<string>, ledger: Ledger, fees: (edgeId: string) => FeeRates): Promise<VenueView[]> {
     const parts = parseSymbol(entry.symbol)!;
     const nowMs = Date.now();
     const depths: (VenueDepth | null | undefined)[] = [];
@@ -56,6 +57,7 @@ export class VenueBooks {
       const spec = edgeSpec(edge)!;
       const venue = entry.venues[i]!;
       const book = depths[i];
+      const rates = fees(edge);
       return {
         venue,
         edge_id: edge,
@@ -72,8 +74,8 @@ export class VenueBooks {
         asks_px: book?.asksPx ?? EMPTY,
         asks_qty: book?.asksQty ?? EMPTY,
         ask_count: book?.askCount ?? 0,
-        maker_bps: spec.maker_bps,
-        taker_bps: spec.taker_bps,
+        maker_bps: rates.maker_bps,
+        taker_bps: rates.taker_bps,
         latency_ms: spec.market.latency_ms,
         rules: listingOf(edge, entry.symbol)!.rules,
       };

@@ -245,7 +245,14 @@ export class ExecutionService {
     for (const order of this.storage.orders.openOrders()) {
       if (order.status === 'WAITING') continue;
       order.reconciliation_state = 'reconciled';
-      for (const child of order.children) if (child.status === 'sent') child.status = 'unconfirmed';
+      for (const child of order.children) {
+        if (child.status === 'sent' || child.status === 'unconfirmed') child.status = 'unconfirmed';
+        else if (child.status === 'resting') {
+          // The venue restarted with the process: nothing of the resting leg is left on its book.
+          child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
+          child.reason = 'no record on the venue after a restart';
+        }
+      }
       finish(order, 'CANCELLED', 'reconciled_after_restart', 'the venue has no record of the working legs after a restart; nothing further will fill');
       this.storage.orders.putOrder(order);
       n++;

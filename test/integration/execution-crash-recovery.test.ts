@@ -206,6 +206,16 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     });
     assert.equal(parked.status, 201, JSON.stringify(parked.body));
     assert.equal(parked.body.status, 'WAITING');
+    // A GTC bid far below the market, resting on a venue's book when the process dies.
+    const resting = await call<Order>(first.base, 'POST', '/v1/orders', {
+      token: op,
+      body: { client_order_id: 'resting-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'limit', limit_price_1e9: 1_000 * 1e9 },
+    });
+    assert.equal(resting.status, 201, JSON.stringify(resting.body));
+    await until('the GTC order resting', async () => {
+      const o = await call<Order>(first.base, 'GET', `/v1/orders/${resting.body.node_order_id}`, { token: op });
+      return o.body.status === 'ACTIVE' ? true : undefined;
+    });
     const fillsBefore = await allFills(first.base);
     assert.ok(fillsBefore.length > 0, 'the warm-up orders filled');
 
@@ -273,6 +283,11 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     const open = await call<{ orders: Order[] }>(second.base, 'GET', '/v1/orders?status=open', { token: op });
     assert.deepEqual(open.body.orders.map((o) => o.node_order_id), [parked.body.node_order_id], 'nothing working but the armed order');
     assert.equal(byId.get(parked.body.node_order_id)?.status, 'WAITING', 'the armed order is still parked');
+    // The resting order: the venue restarted with the process, so its leg is gone, not resting.
+    const rested = byId.get(resting.body.node_order_id);
+    assert.equal(rested?.status, 'CANCELLED', `the resting order after the restart: ${JSON.stringify(rested)}`);
+    assert.equal(rested?.failure_class, 'reconciled_after_restart', 'reconciled, not guessed');
+    assert.deepEqual(rested?.children.map((c) => c.status), ['cancelled'], 'its leg is no longer resting');
     // In-flight orders were reconciled, never guessed.
     const reconciled = orders.filter((o) => o.failure_class === 'reconciled_after_restart');
     for (const o of reconciled) {

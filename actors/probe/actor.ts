@@ -23,8 +23,17 @@ export function probeActor(key: string): Actor<ProbeMessage> {
         case 'Throw':
           throw new Error(message.message);
         case 'ExitThread':
+          if (message.after_ms !== undefined) stall(message.after_ms);
           process.exit(message.code);
+        case 'Stall':
+          stall(message.ms);
+          return message.ms;
       }
     },
   };
+}
+
+/** Blocks this thread without spinning: a wait on memory nobody notifies. */
+function stall(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

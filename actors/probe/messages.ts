@@ -11,7 +11,10 @@ export type ProbeMessage =
   | { t: 'AskPeer'; peer: string; message: ProbeMessage; timeout_ms?: number }
   | { t: 'Publish'; topic: string; payload: unknown }
   | { t: 'Throw'; message: string }
-  | { t: 'ExitThread'; code: number };
+  /** Ends the worker thread, after holding it `after_ms` (its mailbox fills meanwhile, unread). */
+  | { t: 'ExitThread'; code: number; after_ms?: number }
+  /** Holds the worker thread for `ms`: what it is sent meanwhile waits (a stalled venue edge). */
+  | { t: 'Stall'; ms: number };
 
 export interface ProbeState {
   readonly key: string;

@@ -26,6 +26,7 @@ import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
 import type { VenueBooks } from './views.ts';
 import type { FeeTiers } from './fee-tiers.ts';
+import { VenueStatsTracker } from '../../actors/router/venue-stats.ts';
 
 export { requestHash } from './idempotency.ts';
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
@@ -34,6 +35,8 @@ const CHILD_TIMEOUT_MS = 2_000;
 /** Reconciliation of legs in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
 const RECONCILE_ATTEMPTS = 8;
 const RECONCILE_BACKOFF_MS = 250;
+/** How long after a fill its markout (the adverse-selection statistic) is read. */
+const MARKOUT_MS = 1_000;
 
 /** A GTC leg on a venue's book, with what its fills and its order's settlement need. */
 interface RestingLeg {
@@ -66,6 +69,8 @@ export class ExecutionService {
   private readonly admitting = new Map<string, Promise<{ status: 200 | 201; order: OrderRecord }>>();
   /** Resting (GTC) legs by child id: what their maker fills are booked against. */
   private readonly restingLegs = new Map<string, RestingLeg>();
+  /** What each venue has done with our legs: versions 2 and 3 of the SOR cost with it. */
+  private readonly venueStats = new VenueStatsTracker();
   /** Fills booked but not yet committed, for TCA without a read back. */
   private readonly fillsById = new Map<number, FillRecord>();
 
@@ -191,7 +196,7 @@ export class ExecutionService {
   /** Routes without placing: the plan, its fees and landed cost. */
   async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
-    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge));
+    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.venueStats.stats(venue));
     const plan = route(routeRequest('preview', request, arrivalMid(this.quotes, entry)), views);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
@@ -280,7 +285,7 @@ export class ExecutionService {
 
   private async dispatch(order: OrderRecord, entry: BookEntry): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
-    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger, (edge) => this.feeTiers.rates(order.client_id, order.mode, edge));
+    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger, (edge) => this.feeTiers.rates(order.client_id, order.mode, edge), (venue) => this.venueStats.stats(venue));
     const request = routeRequest(order.node_order_id, {
       side: order.side,
       qty_1e8: order.qty_1e8,
@@ -368,9 +373,11 @@ export class ExecutionService {
         // resting leg stays registered: maker fills that arrive meanwhile wait for the answer.
         child.status = 'unconfirmed';
         child.reason = result.message;
+        this.venueStats.onLeg({ venue: child.venue, side: order.side, accepted: false, filled_qty_1e8: 0, vwap_1e9: 0, best_at_routing_1e9: 0 });
         return;
       }
       this.applyLegAnswer(order, child, result, reservations[i], fills, early);
+      this.observeLeg(order, child, result, views);
     });
     await this.afterLegs(order, views, started, fills, early);
     if (order.children.some((c) => c.status === 'unconfirmed')) {
@@ -378,6 +385,32 @@ export class ExecutionService {
         this.log.error({ node_order_id: order.node_order_id, err }, 'reconciliation failed'),
       );
     }
+  }
+
+  /** A leg's answer as a venue statistic: accepted or refused, and how far it filled past the best price. */
+  private observeLeg(order: OrderRecord, child: ChildOrder, result: ChildExecution, views: readonly VenueView[]): void {
+    let qty = 0;
+    let notional = 0; // a statistic in doubles (bps), not money
+    for (const f of result.fills) {
+      qty += f.qty_1e8;
+      notional += f.price_1e9 * f.qty_1e8;
+    }
+    const view = views.find((v) => v.venue === child.venue);
+    const best = view === undefined ? 0 : order.side === 'buy' ? (view.ask_count > 0 ? view.asks_px[0]! : 0) : view.bid_count > 0 ? view.bids_px[0]! : 0;
+    this.venueStats.onLeg({ venue: child.venue, side: order.side, accepted: result.ok, filled_qty_1e8: qty, vwap_1e9: qty > 0 ? notional / qty : 0, best_at_routing_1e9: best });
+  }
+
+  /** Markouts: the consolidated mid MARKOUT_MS after each fill, against the fill's price. */
+  private scheduleMarkouts(order: OrderRecord, fills: readonly FillRecord[]): void {
+    const entry = this.quotes.resolve(order.symbol, order.instrument_type);
+    if (entry === undefined || fills.length === 0) return;
+    const marks = fills.map((f) => ({ venue: f.venue, price: f.price_1e9 }));
+    setTimeout(() => {
+      const nbbo = this.quotes.nbbo1e9(entry);
+      if (nbbo === undefined || nbbo.bid_1e9 <= 0 || nbbo.ask_1e9 <= 0 || nbbo.crossed) return;
+      const mid = (nbbo.bid_1e9 + nbbo.ask_1e9) / 2;
+      for (const m of marks) this.venueStats.onMarkout(m.venue, order.side, m.price, mid);
+    }, MARKOUT_MS).unref();
   }
 
   /** A leg's answer, from the venue or from reconciliation: its fills booked, and whether it rests. */
@@ -488,6 +521,7 @@ export class ExecutionService {
     this.storage.orders.putOrder(order);
     await this.storage.orders.durable();
     for (const fill of fills) this.fillsById.delete(fill.id);
+    this.scheduleMarkouts(order, fills);
     if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
     this.emitOrder(order);
     if (isTerminal(order.status) && order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {

@@ -4,7 +4,7 @@ import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
 import type { Ledger } from '../../actors/ledger/ledger.ts';
 import type { BookEntry } from '../../actors/market/directory.ts';
 import { edgeKey } from '../../actors/market/directory.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
+import type { VenueStats, VenueView } from '../../actors/router/sor-types.ts';
 import type { BestSingleVenue } from '../../actors/tca/tca.ts';
 import { parseSymbol } from '../../domain/market.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
@@ -28,7 +28,13 @@ export class VenueBooks {
     private readonly depth: DepthCacheReader,
   ) {}
 
-  async views(entry: BookEntry, credentialed: ReadonlySet<string>, ledger: Ledger, fees: (edgeId: string) => FeeRates): Promise<VenueView[]> {
+  async views(
+    entry: BookEntry,
+    credentialed: ReadonlySet<string>,
+    ledger: Ledger,
+    fees: (edgeId: string) => FeeRates,
+    stats: (venue: string) => VenueStats | undefined,
+  ): Promise<VenueView[]> {
     const parts = parseSymbol(entry.symbol)!;
     const nowMs = Date.now();
     const depths: (VenueDepth | null | undefined)[] = [];
@@ -58,6 +64,7 @@ export class VenueBooks {
       const venue = entry.venues[i]!;
       const book = depths[i];
       const rates = fees(edge);
+      const observed = stats(venue);
       return {
         venue,
         edge_id: edge,
@@ -78,6 +85,7 @@ export class VenueBooks {
         taker_bps: rates.taker_bps,
         latency_ms: spec.market.latency_ms,
         rules: listingOf(edge, entry.symbol)!.rules,
+        ...(observed !== undefined ? { stats: observed } : {}),
       };
     });
   }

@@ -1,10 +1,13 @@
 /**
  * An order whose venue answer is lost goes to UNCONFIRMED and is reconciled against the venue,
- * never guessed: the worker hosting the binance edge exits just before the order's leg reaches
- * it; the leg's ask fails, the order is UNCONFIRMED (`reconciling`); once the edge is back, the
- * service asks it what became of the leg, the edge has no record (and from then on refuses that
- * leg), and the order ends with the leg `cancelled`, `reconciliation_state: reconciled`, no
- * fill and nothing left reserved. The venue then trades again.
+ * never guessed. The worker hosting the binance edge is held (a probe stalls it) past the leg's
+ * 2 s timeout, so the leg's ask fails while the leg waits, unread, in the worker's mailbox:
+ *
+ *   - the worker then exits with the leg unread: the restarted edge has no record of it, so the
+ *     leg ends `cancelled` (and would be refused if it ever arrived), nothing filled, nothing
+ *     reserved;
+ *   - the worker resumes and executes the leg, answering too late: reconciliation finds what the
+ *     venue did and books those fills, exactly once.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -53,21 +56,9 @@ describe('execution: reconciliation of a lost venue answer (real service)', () =
     await svc?.stop();
   });
 
-  it('a leg lost with its worker is reconciled as not received: cancelled, nothing filled, nothing reserved', async () => {
-    const edgeWorker = placeActor('edge:venue-edge-binance', WORKERS);
-    // The exit goes first through the same ring as the leg: the worker is gone before the leg
-    // is read.
-    const exiting = svc.service.topology.endpoint.ask(probeOn(edgeWorker), { t: 'ExitThread', code: 7 }, 20_000).catch(() => 'exited');
-    const placed = await call<Order>(base, 'POST', '/v1/orders', {
-      token,
-      body: { client_order_id: 'lost-leg-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market', venue: 'binance' },
-    });
-    assert.equal(placed.status, 201, JSON.stringify(placed.body));
-    assert.equal(await exiting, 'exited', 'the worker exited');
-    const id = placed.body.node_order_id;
-
-    const settled = await until(
-      'the order reconciled',
+  const settle = (id: string) =>
+    until(
+      `order ${id} settled`,
       async () => {
         const o = (await call<Order>(base, 'GET', `/v1/orders/${id}`, { token })).body;
         return TERMINAL.has(o.status) ? o : undefined;
@@ -75,6 +66,33 @@ describe('execution: reconciliation of a lost venue answer (real service)', () =
       30_000,
       100,
     );
+  const edgeWorker = () => placeActor('edge:venue-edge-binance', WORKERS);
+  const buy = (coid: string) =>
+    call<Order>(base, 'POST', '/v1/orders', { token, body: { client_order_id: coid, symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market', venue: 'binance' } });
+
+  it('a leg the venue answered too late is reconciled from the venue: its fills booked once', async () => {
+    // Stalled 3 s, past the leg's 2 s timeout; then the edge executes it.
+    const stalled = svc.service.topology.endpoint.ask(probeOn(edgeWorker()), { t: 'Stall', ms: 3_000 }, 20_000);
+    const placed = await buy('late-leg-1');
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    await stalled;
+    const settled = await settle(placed.body.node_order_id);
+    assert.equal(settled.reconciliation_state, 'reconciled', JSON.stringify(settled));
+    assert.equal(settled.children[0]!.status, 'filled', `the venue's fills were found: ${JSON.stringify(settled.children)}`);
+    assert.equal(settled.status, 'COMPLETED', 'booked as the venue did it');
+    const fills = await call<{ fills: { qty_1e8: number }[]; total: number }>(base, 'GET', `/v1/fills?node_order_id=${settled.node_order_id}`, { token });
+    assert.equal(fills.body.fills.reduce((s, f) => s + f.qty_1e8, 0), settled.filled_qty_1e8, 'each fill once');
+    assert.deepEqual((await call<{ reserved: unknown[] }>(base, 'GET', '/v1/risk', { token })).body.reserved, [], 'nothing left reserved');
+  });
+
+  it('a leg lost with its worker is reconciled as not received: cancelled, nothing filled, nothing reserved', async () => {
+    // Held past the timeout, then the worker exits with the leg still unread.
+    const exiting = svc.service.topology.endpoint.ask(probeOn(edgeWorker()), { t: 'ExitThread', code: 7, after_ms: 3_000 }, 20_000).catch(() => 'exited');
+    const placed = await buy('lost-leg-1');
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    assert.equal(await exiting, 'exited', 'the worker exited');
+    const id = placed.body.node_order_id;
+    const settled = await settle(id);
     assert.equal(settled.reconciliation_state, 'reconciled', JSON.stringify(settled));
     assert.equal(settled.filled_qty_1e8, 0, 'nothing filled');
     assert.equal(settled.status, 'REJECTED', 'no leg filled');
@@ -91,15 +109,9 @@ describe('execution: reconciliation of a lost venue answer (real service)', () =
       const q = await call<{ venues: Record<string, unknown> }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
       return q.status === 200 && q.body.venues['binance'] !== undefined ? true : undefined;
     }, 20_000, 100);
-    const next = await call<Order>(base, 'POST', '/v1/orders', {
-      token,
-      body: { client_order_id: 'after-recovery-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market', venue: 'binance' },
-    });
+    const next = await buy('after-recovery-1');
     assert.equal(next.status, 201, JSON.stringify(next.body));
-    const done = await until('the next order terminal', async () => {
-      const o = (await call<Order>(base, 'GET', `/v1/orders/${next.body.node_order_id}`, { token })).body;
-      return TERMINAL.has(o.status) ? o : undefined;
-    });
+    const done = await settle(next.body.node_order_id);
     assert.equal(done.reconciliation_state, 'in_sync', `answered directly: ${JSON.stringify(done)}`);
   });
 });

@@ -1,0 +1,122 @@
+// An order's books: a leg's fills booked on the positions ledger, the final status and TCA once
+// every leg has ended, and the commit that makes them durable before anyone hears of them.
+import type { ChildExecution } from '../../actors/edge/messages.ts';
+import type { VenueView } from '../../actors/router/sor-types.ts';
+import { parseSymbol } from '../../domain/market.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
+import { isTerminal } from '../../domain/orders.ts';
+import { nowNs } from '../../domain/units.ts';
+import type { Logger } from '../../engine/actor.ts';
+import type { Storage } from '../../storage/index.ts';
+import { fillRecord, ledgerFill } from './fills.ts';
+import type { Ledgers } from './ledgers.ts';
+import { finish } from './order-record.ts';
+import { orderTca } from './order-tca.ts';
+import type { ExecutionEvents } from './types.ts';
+import type { VenueObserver } from './venue-observer.ts';
+
+export class Booking {
+  /** Fills booked but not yet committed, for TCA without a read back. */
+  private readonly fillsById = new Map<number, FillRecord>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly ledgers: Ledgers,
+    private readonly events: ExecutionEvents,
+    private readonly observer: Pick<VenueObserver, 'scheduleMarkouts'>,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * One leg's answer: its fills as FillRecords, booked in the ledger against its reservation,
+   * which ends with the leg (a resting leg keeps it).
+   */
+  bookChildFills(
+    order: OrderRecord,
+    child: ChildOrder,
+    result: ChildExecution,
+    reservation: number | false | undefined,
+    out: FillRecord[],
+    rests = false,
+    isMaker = false,
+  ): void {
+    const state = this.ledgers.state(order.client_id, order.mode);
+    const quote = parseSymbol(order.symbol)!.quote;
+    for (const f of result.fills) {
+      const fill = fillRecord(this.storage.orders.nextFillId(), nowNs(), order, child, result, f, isMaker);
+      const applied = state.ledger.applyFill({
+        ...ledgerFill(fill, quote),
+        ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
+      });
+      if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');
+      // The fill is put in this same turn, before any checkpoint can be.
+      state.watermark = fill.id;
+      state.dirty = true;
+      out.push(fill);
+      this.fillsById.set(fill.id, fill);
+      order.fill_ids.push(fill.id);
+      order.filled_qty_1e8 += f.qty_1e8;
+      child.filled_qty_1e8 += f.qty_1e8;
+      child.fee_1e9 += f.fee_1e9;
+      child.venue_reported_cum_fee_1e9 = f.cum_fee_1e9;
+    }
+    if (rests) return;
+    child.status = child.filled_qty_1e8 === child.qty_1e8 ? 'filled' : child.filled_qty_1e8 > 0 ? 'partial' : result.ok ? 'cancelled' : 'rejected';
+    child.reason = result.reason ?? (child.filled_qty_1e8 < child.qty_1e8 ? 'ioc_remainder_cancelled' : null);
+    if (reservation !== false && reservation !== undefined) state.ledger.release(reservation);
+  }
+
+  /**
+   * Every leg has ended (or is in doubt): the final status and, when something filled, TCA.
+   * The caller commits.
+   */
+  settle(order: OrderRecord, views: readonly VenueView[], started: number, cancelled = false): void {
+    const doubtful = order.children.some((c) => c.status === 'unconfirmed');
+    const feeMismatch = order.children.some((c) => c.fee_1e9 !== c.venue_reported_cum_fee_1e9);
+    order.reconciliation_state = doubtful ? 'reconciling' : feeMismatch ? 'unknown' : 'in_sync';
+    if (doubtful) {
+      order.status = 'UNCONFIRMED';
+      order.venue_state = 'unknown';
+      order.updated_unix_ns = nowNs();
+    } else if (order.filled_qty_1e8 === order.qty_1e8) {
+      finish(order, 'COMPLETED', null, null);
+    } else if (cancelled) {
+      finish(order, 'CANCELLED', 'cancelled', `cancelled by client with ${order.filled_qty_1e8} of ${order.qty_1e8} filled`);
+    } else if (order.filled_qty_1e8 > 0) {
+      finish(order, 'CANCELLED', 'ioc_remainder', `filled ${order.filled_qty_1e8} of ${order.qty_1e8}; the rest found no liquidity within the limits and was cancelled`);
+    } else {
+      finish(order, 'REJECTED', 'no_fill', order.children.map((c) => `${c.venue}: ${c.reason ?? c.status}`).join('; '));
+    }
+    if (order.filled_qty_1e8 > 0) {
+      const fills = order.fill_ids.map((id) => this.fillsById.get(id) ?? this.storage.orders.getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
+      order.tca = orderTca(order, fills, views, started) as Record<string, unknown> | null;
+    }
+  }
+
+  /** Fills, the order and (through the watermark) the ledger in one commit, on disk before anyone hears of them. */
+  async commit(order: OrderRecord, fills: readonly FillRecord[]): Promise<void> {
+    for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
+    this.storage.orders.putOrder(order);
+    await this.storage.orders.durable();
+    for (const fill of fills) this.fillsById.delete(fill.id);
+    this.observer.scheduleMarkouts(order, fills);
+    if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
+    this.emitOrder(order);
+    if (isTerminal(order.status) && order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
+      this.events.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
+    }
+  }
+
+  /** The order alone, durable: no fills with it. */
+  async persist(order: OrderRecord): Promise<void> {
+    order.updated_unix_ns = nowNs();
+    this.storage.orders.putOrder(order);
+    await this.storage.orders.durable();
+  }
+
+  emitOrder(order: OrderRecord): void {
+    if (!this.events.wants('orders', order.client_id, order.mode)) return;
+    const { request_hash: _h, fill_ids: _f, mode: _m, idempotency_key: _k, ...event } = order;
+    this.events.publish('orders', order.client_id, order.mode, event);
+  }
+}

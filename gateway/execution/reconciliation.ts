@@ -1,0 +1,97 @@
+// Legs in doubt, reconciled with their venues, never guessed: while the process runs, by asking
+// the edge (`Reconcile`) with backoff; after a restart, by closing the working orders the
+// simulated venues no longer know.
+import type { Reconciled } from '../../actors/edge/child-journal.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
+import { edgeKey } from '../../actors/market/directory.ts';
+import type { VenueView } from '../../actors/router/sor-types.ts';
+import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
+import type { Logger } from '../../engine/actor.ts';
+import type { Endpoint } from '../../engine/endpoint.ts';
+import type { Storage } from '../../storage/index.ts';
+import type { Booking } from './booking.ts';
+import type { Ledgers } from './ledgers.ts';
+import { CHILD_TIMEOUT_MS } from './legs.ts';
+import { finish } from './order-record.ts';
+import type { RestingLegs } from './resting-legs.ts';
+
+/** Reconciliation of legs in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
+const RECONCILE_ATTEMPTS = 8;
+const RECONCILE_BACKOFF_MS = 250;
+
+export class Reconciliation {
+  constructor(
+    private readonly storage: Storage,
+    private readonly endpoint: Endpoint,
+    private readonly ledgers: Ledgers,
+    private readonly legs: Pick<RestingLegs, 'applyLegAnswer' | 'afterLegs' | 'forget'>,
+    private readonly booking: Pick<Booking, 'commit'>,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Legs whose answer was lost are asked of their venue (`Reconcile`) until it answers: what it
+   * did is booked; a child it never saw is refused from then on and ends `cancelled`. Never
+   * guessed. Gives up after RECONCILE_ATTEMPTS (the order stays UNCONFIRMED, and a restart
+   * reconciles it).
+   */
+  async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: (number | false)[]): Promise<void> {
+    for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt));
+      const fills: FillRecord[] = [];
+      const early: MakerFill[] = [];
+      await Promise.all(
+        order.children.map(async (child, i) => {
+          if (child.status !== 'unconfirmed') return;
+          let answer: Reconciled<ChildExecution | ChildPlacement>;
+          try {
+            answer = await this.endpoint.ask(edgeKey(child.edge_id), { t: 'Reconcile', child_id: child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
+          } catch {
+            return; // the edge is still away: the next attempt asks again
+          }
+          if (answer.known) {
+            this.legs.applyLegAnswer(order, child, answer.result, reservations[i], fills, early);
+            return;
+          }
+          child.status = 'cancelled';
+          child.reason = 'not received by the venue (reconciled)';
+          this.legs.forget(child.child_id);
+          const reservation = reservations[i];
+          if (reservation !== false && reservation !== undefined) this.ledgers.ledger(order.client_id, order.mode).release(reservation);
+        }),
+      );
+      if (!order.children.some((c) => c.status === 'unconfirmed')) {
+        await this.legs.afterLegs(order, views, started, fills, early, true);
+        return;
+      }
+      if (fills.length > 0) await this.booking.commit(order, fills);
+    }
+    this.log.error({ node_order_id: order.node_order_id }, 'legs still unconfirmed after reconciliation attempts');
+  }
+
+  /**
+   * After a restart: a working order whose child answers were lost is reconciled against the
+   * venues, never guessed. The simulated venues keep no history across a restart, so such an
+   * order ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
+   */
+  async recover(): Promise<number> {
+    let n = 0;
+    for (const order of this.storage.orders.openOrders()) {
+      if (order.status === 'WAITING') continue;
+      order.reconciliation_state = 'reconciled';
+      for (const child of order.children) {
+        if (child.status === 'sent' || child.status === 'unconfirmed') child.status = 'unconfirmed';
+        else if (child.status === 'resting') {
+          // The venue restarted with the process: nothing of the resting leg is left on its book.
+          child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
+          child.reason = 'no record on the venue after a restart';
+        }
+      }
+      finish(order, 'CANCELLED', 'reconciled_after_restart', 'the venue has no record of the working legs after a restart; nothing further will fill');
+      this.storage.orders.putOrder(order);
+      n++;
+    }
+    await this.storage.orders.durable();
+    return n;
+  }
+}

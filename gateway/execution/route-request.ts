@@ -1,7 +1,7 @@
 // What the service asks the SOR for an order: its side, quantity and limits, at the
 // consolidated mid when it arrived.
 import type { BookEntry } from '../../actors/market/directory.ts';
-import type { RouteRequest } from '../../actors/router/sor-types.ts';
+import type { RouteRequest, VenueView } from '../../actors/router/sor-types.ts';
 import { nowNs } from '../../domain/units.ts';
 import type { QuoteService } from '../market/quotes.ts';
 import type { OrderRequest } from './types.ts';
@@ -26,9 +26,20 @@ export function routeRequest(
   };
 }
 
-/** Consolidated mid at arrival, from the quote cache; 1 when there is no book (the SOR then finds nothing). */
-export function arrivalMid(quotes: QuoteService, entry: BookEntry): number {
+/**
+ * The mid at arrival: the consolidated NBBO from the quote cache; for a symbol not streamed yet
+ * (no consolidated book), the mid of the best bid and ask across the venue books the router
+ * just read; 1 when there is neither (the SOR then finds nothing).
+ */
+export function arrivalMid(quotes: QuoteService, entry: BookEntry, views: readonly VenueView[] = []): number {
   const nbbo = quotes.nbbo1e9(entry);
-  if (nbbo === undefined || nbbo.bid_1e9 <= 0 || nbbo.ask_1e9 <= 0) return 1;
-  return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
+  if (nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0) return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
+  let bid = 0;
+  let ask = Infinity;
+  for (const v of views) {
+    if (!v.online) continue;
+    if (v.bid_count > 0 && v.bids_px[0]! > bid) bid = v.bids_px[0]!;
+    if (v.ask_count > 0 && v.asks_px[0]! < ask) ask = v.asks_px[0]!;
+  }
+  return bid > 0 && Number.isFinite(ask) && ask > bid ? Math.round((bid + ask) / 2) : 1;
 }

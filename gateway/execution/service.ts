@@ -183,7 +183,7 @@ export class ExecutionService {
   async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
     const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
-    const plan = route(routeRequest('preview', request, arrivalMid(this.quotes, entry)), views);
+    const plan = route(routeRequest('preview', request, arrivalMid(this.quotes, entry, views)), views);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
   }
@@ -250,7 +250,7 @@ export class ExecutionService {
       order_type: order.order_type,
       ...(order.limit_price_1e9 !== null ? { limit_price_1e9: order.limit_price_1e9 } : {}),
       ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
-    }, arrivalMid(this.quotes, entry), order.constraints?.max_price_1e9);
+    }, arrivalMid(this.quotes, entry, views), order.constraints?.max_price_1e9);
     const plan = route({ ...request, routing_version: order.routing_version }, views);
     order.arrival_mid_1e9 = request.arrival_mid_1e9 > 1 ? request.arrival_mid_1e9 : null;
     order.expected_fee_1e9 = plan.expected_fee_1e9;

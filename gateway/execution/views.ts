@@ -49,6 +49,8 @@ export class VenueBooks {
         depths[i] = cached.connected && nowMs - cached.heartbeat_ms < EDGE_STALE_MS ? cached : null;
         return;
       }
+      // Not streamed yet: subscribe it (as a cold quote does), so the next order reads the cache.
+      this.endpoint.tell(edgeKey(edge), { t: 'Subscribe', symbol: entry.symbol } satisfies EdgeMessage);
       (asks ??= []).push(
         this.endpoint
           .ask<EdgeSnapshot | null>(edgeKey(edge), { t: 'Book', symbol: entry.symbol, depth: ROUTING_DEPTH } satisfies EdgeMessage, BOOK_TIMEOUT_MS)

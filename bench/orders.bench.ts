@@ -7,7 +7,8 @@
  *         -> IOC legs on the edges (rings) -> fills -> ledger -> LMDB + flushed -> WS publish
  *
  *   wrk (same settings) --> raw uWS JSON POST echo (the machine's ceiling for this path)
- *   autocannon at half the measured rate --> POST /v1/orders (p99 at a fixed rate)
+ *   wrk paced at half the measured rate --> POST /v1/orders (p99 at a fixed rate), and the same
+ *   with autocannon's own pacing (a Node load generator: its figure reads higher here)
  *   LMDB put -> flushed at the same rate, in this process (the durable-commit floor under p99)
  *
  * Targets: >= 10,000 orders/s on this 2-core machine; p99 < 10 ms at half that rate.
@@ -39,11 +40,21 @@ uws.App().post('/*', (res) => {
 }).listen('127.0.0.1', 0, (s) => console.log('PORT=' + uws.us_socket_local_port(s)));
 `;
 
-function luaScript(dir: string, prefix: string, key: string): string {
+/**
+ * Unique orders, alternating sides. With `rate`, each of the 50 connections waits a random
+ * 0..2x its share of the interval before each request (wrk's `delay`), so the offered load is
+ * about `rate` per second, unsynchronised across connections: an open-ish loop whose latency
+ * wrk times itself, in C, without a Node load generator competing for the two cores.
+ */
+function luaScript(dir: string, prefix: string, key: string, rate?: number): string {
   const path = join(dir, `${prefix}.lua`);
+  const pace = rate === undefined ? '' : `delay = function()
+  return math.random(0, ${Math.max(1, Math.round((2 * WRK_CONNECTIONS * 1000) / rate))})
+end
+`;
   writeFileSync(
     path,
-    `counter = 0
+    `${pace}counter = 0
 request = function()
   counter = counter + 1
   local side = "buy"
@@ -120,13 +131,15 @@ export async function run(): Promise<BenchResult> {
     const bad = orderRounds.reduce((s, r) => s + r.non2xx, 0);
     const ordersRps = median(orderRounds.map((r) => r.rps));
     const echoRps = median(echoRounds.map((r) => r.rps));
-    const half = await fixedRate(service.port, service.apiKey, Math.max(100, Math.round(ordersRps / 2)));
+    const halfRate = Math.max(100, Math.round(ordersRps / 2));
+    const half = runWrk(`${base}/v1/orders`, [header], SECONDS, luaScript(service.dataDir, 'paced', service.apiKey, halfRate));
+    const halfAutocannon = await fixedRate(service.port, service.apiKey, halfRate);
     const floor = await commitLatency(Math.max(100, Math.round(ordersRps / 2)), SECONDS);
     return {
       name: 'orders',
       description:
         `POST /v1/orders market orders (0.001 BTC-USDT, alternating sides, 3 credentialed venues, durable orders and fills) under wrk -t1 -c${WRK_CONNECTIONS} ` +
-        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then autocannon at half the measured rate for p99, ` +
+        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then wrk paced at half the measured rate for p99 (and autocannon's pacing, for comparison), ` +
         'against the p99 of a bare LMDB put -> flushed at that rate (the durable-commit floor)',
       metrics: {
         orders_rps: Math.round(ordersRps),
@@ -140,6 +153,8 @@ export async function run(): Promise<BenchResult> {
         half_rate_p50_ms: half.p50_ms,
         half_rate_p99_ms: half.p99_ms,
         half_rate_non2xx: half.non2xx,
+        half_rate_autocannon_p50_ms: halfAutocannon.p50_ms,
+        half_rate_autocannon_p99_ms: halfAutocannon.p99_ms,
         commit_floor_p50_ms: floor.p50_ms,
         commit_floor_p99_ms: floor.p99_ms,
       },

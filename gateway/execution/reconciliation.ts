@@ -20,6 +20,9 @@ const RECONCILE_ATTEMPTS = 8;
 const RECONCILE_BACKOFF_MS = 250;
 
 export class Reconciliation {
+  /** Set at shutdown: attempts stop, and the next start reconciles what is still in doubt. */
+  private stopped = false;
+
   constructor(
     private readonly storage: Storage,
     private readonly endpoint: Endpoint,
@@ -35,9 +38,14 @@ export class Reconciliation {
    * guessed. Gives up after RECONCILE_ATTEMPTS (the order stays UNCONFIRMED, and a restart
    * reconciles it).
    */
+  stop(): void {
+    this.stopped = true;
+  }
+
   async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: (number | false)[]): Promise<void> {
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt));
+      await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt).unref());
+      if (this.stopped) return;
       const fills: FillRecord[] = [];
       const early: MakerFill[] = [];
       await Promise.all(

@@ -225,6 +225,7 @@ export class ExecutionService {
   }
 
   async drain(): Promise<void> {
+    this.reconciliation.stop();
     await Promise.all(this.running.values());
     this.ledgers.stop();
     await this.storage.orders.durable();

@@ -77,3 +77,18 @@ export function restingCandidates(
   out.sort((a, b) => a.maker_bps - b.maker_bps || (a.venue < b.venue ? -1 : a.venue > b.venue ? 1 : 0));
   return out.map(({ maker_bps: _m, ...leg }) => leg);
 }
+
+/**
+ * `constraints.participation_limit_bps` on a single sweep: the order may take at most that share
+ * of each displayed level (500 = 5 %), so the views the SOR sees show only that share (rounded
+ * down); what the cap leaves is unfilled, as an IOC remainder. Views without levels are kept
+ * as they are.
+ */
+export function withParticipation(views: readonly VenueView[], participation_bps: number): VenueView[] {
+  const share = (qty: Float64Array, count: number): Float64Array => {
+    const out = new Float64Array(count);
+    for (let i = 0; i < count; i++) out[i] = Math.floor((qty[i]! * participation_bps) / BPS);
+    return out;
+  };
+  return views.map((v) => ({ ...v, bids_qty: share(v.bids_qty, v.bid_count), asks_qty: share(v.asks_qty, v.ask_count) }));
+}

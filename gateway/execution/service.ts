@@ -17,7 +17,7 @@ import { Booking } from './booking.ts';
 import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
 import { Ledgers } from './ledgers.ts';
-import { CHILD_TIMEOUT_MS, restingCandidates } from './legs.ts';
+import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.ts';
 import { finish, newOrder } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
 import { RestingLegs } from './resting-legs.ts';
@@ -183,7 +183,12 @@ export class ExecutionService {
   async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
     const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
-    const plan = route(routeRequest('preview', request, arrivalMid(this.quotes, entry, views)), views);
+    // The same limits as a placed order: a market buy's price cap and the participation limit.
+    const participation = request.constraints?.participation_limit_bps;
+    const plan = route(
+      routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9),
+      participation != null ? withParticipation(views, participation) : views,
+    );
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
   }
@@ -252,7 +257,8 @@ export class ExecutionService {
       ...(order.limit_price_1e9 !== null ? { limit_price_1e9: order.limit_price_1e9 } : {}),
       ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
     }, arrivalMid(this.quotes, entry, views), order.constraints?.max_price_1e9);
-    const plan = route({ ...request, routing_version: order.routing_version }, views);
+    const participation = order.constraints?.participation_limit_bps;
+    const plan = route({ ...request, routing_version: order.routing_version }, participation != null ? withParticipation(views, participation) : views);
     order.arrival_mid_1e9 = request.arrival_mid_1e9 > 1 ? request.arrival_mid_1e9 : null;
     order.expected_fee_1e9 = plan.expected_fee_1e9;
     order.expected_fee_bps = plan.expected_fee_bps === null ? null : Math.round(plan.expected_fee_bps);

@@ -319,6 +319,15 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     assert.equal(forced.status, 200);
     assert.deepEqual([...new Set(forced.body.plan.allocations.map((a: any) => a.venue))], ['okx']);
     for (const c of forced.body.plan.candidates) if (c.venue !== 'okx') assert.equal(c.reason, 'forced_venue_mismatch');
+    // A participation limit: the plan takes at most that share of the displayed levels, so a
+    // 1 bps cap plans far less than the uncapped 0.5 BTC (and the same limits apply when placed).
+    const capped = await call<{ plan: any }>(base, 'POST', '/v1/orders/preview', {
+      token,
+      body: market('preview-4', { qty_1e8: 50_000_000, constraints: { participation_limit_bps: 1 } }),
+    });
+    assert.equal(capped.status, 200, JSON.stringify(capped.body));
+    assert.ok(capped.body.plan.planned_qty_1e8 < plan.planned_qty_1e8, `capped ${capped.body.plan.planned_qty_1e8} < ${plan.planned_qty_1e8}`);
+    assert.equal(capped.body.plan.unfilled_qty_1e8, 50_000_000 - capped.body.plan.planned_qty_1e8, 'the rest is unfilled');
     // A sell previews proceeds minus fees.
     const sell = await call<{ plan: any; landed_cost_1e9: number }>(base, 'POST', '/v1/orders/preview', { token, body: market('preview-3', { side: 'sell' }) });
     assert.equal(sell.body.landed_cost_1e9, sell.body.plan.expected_notional_1e9 - sell.body.plan.expected_fee_1e9);

@@ -42,7 +42,7 @@ export class Reconciliation {
     this.stopped = true;
   }
 
-  async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: (number | false)[]): Promise<void> {
+  async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt).unref());
       if (this.stopped) return;

@@ -18,7 +18,8 @@ import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
 import { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.ts';
-import { finish, newOrder } from './order-record.ts';
+import { isSliced, roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
+import { finish, newOrder, stampFirstFill } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
 import { RestingLegs } from './resting-legs.ts';
 import { admit, reserveLegs } from './risk.ts';
@@ -29,6 +30,12 @@ import type { VenueBooks } from './views.ts';
 
 export { requestHash } from './idempotency.ts';
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
+
+/** How a sliced order is stopped between slices. */
+interface SliceControl {
+  stop: 'cancelled' | 'kill_switch' | null;
+  wake: (() => void) | null;
+}
 
 /**
  * The execution engine's coordinator on the gateway thread, next to LMDB: admission
@@ -43,6 +50,8 @@ export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest }
 export class ExecutionService {
   private readonly ledgers: Ledgers;
   private readonly running = new Map<string, Promise<void>>();
+  /** Sliced orders working now, with how to stop them between slices. */
+  private readonly slicing = new Map<string, SliceControl>();
   /** Armed graphs being activated. */
   private readonly activating = new Set<string>();
   /** Admissions under way by `client|mode|client_order_id`, so concurrent twins make one order. */
@@ -204,6 +213,8 @@ export class ExecutionService {
       this.booking.emitOrder(order);
       return order;
     }
+    // A sliced order stops before its next slice.
+    this.stopSlicing(order.node_order_id, 'cancelled');
     // IOC legs in flight end by themselves: wait for them; resting legs are cancelled on their venues.
     await this.running.get(order.node_order_id);
     const working = this.legs.workingOrder(order.node_order_id);
@@ -220,6 +231,7 @@ export class ExecutionService {
       this.booking.emitOrder(order);
     }
     await this.storage.orders.durable();
+    for (const id of this.slicing.keys()) this.stopSlicing(id, 'kill_switch');
     await Promise.all(this.running.values());
     await Promise.all([...this.legs.orders()].map((order) => this.legs.cancelResting(order, 'kill_switch')));
   }
@@ -249,27 +261,23 @@ export class ExecutionService {
 
   private async dispatch(order: OrderRecord, entry: BookEntry): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
-    const views = await this.books.views(entry, this.credentialedVenues(order.client_id, order.mode), ledger, (edge) => this.feeTiers.rates(order.client_id, order.mode, edge), (venue) => this.observer.stats(venue));
-    const request = routeRequest(order.node_order_id, {
-      side: order.side,
-      qty_1e8: order.qty_1e8,
-      order_type: order.order_type,
-      ...(order.limit_price_1e9 !== null ? { limit_price_1e9: order.limit_price_1e9 } : {}),
-      ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
-    }, arrivalMid(this.quotes, entry, views), order.constraints?.max_price_1e9);
-    const participation = order.constraints?.participation_limit_bps;
-    const plan = route({ ...request, routing_version: order.routing_version }, participation != null ? withParticipation(views, participation) : views);
-    order.arrival_mid_1e9 = request.arrival_mid_1e9 > 1 ? request.arrival_mid_1e9 : null;
+    const views = await this.viewsOf(order, entry);
+    // A sliced order routes its first slice now; the notional cap still weighs all of it.
+    const sliced = isSliced(order);
+    const deadline = sliced ? Date.now() + order.constraints!.horizon_ms! : 0;
+    const qty = sliced ? roundUpToLots(sliceQty(order.qty_1e8, Date.now(), deadline, sliceInterval(order)), order.qty_1e8, views) : order.qty_1e8;
+    const { plan, arrival } = this.plan(order, entry, views, qty);
+    order.arrival_mid_1e9 = arrival > 1 ? arrival : null;
     order.expected_fee_1e9 = plan.expected_fee_1e9;
     order.expected_fee_bps = plan.expected_fee_bps === null ? null : Math.round(plan.expected_fee_bps);
     order.engine_phase = 'routed';
-    if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
 
     // The books were awaited: a kill switch thrown meanwhile still stops this order here.
     const gtc = order.order_type === 'limit' && order.time_in_force === 'gtc' && order.limit_price_1e9 !== null;
     const remainder = order.qty_1e8 - plan.planned_qty_1e8;
     const restable = gtc && remainder > 0 ? restingCandidates(views, order.side, remainder, order.limit_price_1e9!, order.forced_venue) : [];
-    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : admit(order, plan, restable.length > 0, this.config.maxOrderNotionalUsd1e9);
+    const weighed = sliced && plan.planned_qty_1e8 > 0 ? { ...plan, expected_notional_1e9: Math.round((plan.expected_notional_1e9 * order.qty_1e8) / plan.planned_qty_1e8) } : plan;
+    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9);
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
       await this.booking.persist(order);
@@ -293,15 +301,30 @@ export class ExecutionService {
     this.storage.orders.putClientOrderId(order);
     await this.booking.persist(order);
     this.booking.emitOrder(order);
-    const run = this.execute(order, views, reservations).catch((err: unknown) => {
+    const run = (sliced ? this.executeSliced(order, entry, views, reservations, deadline) : this.execute(order, views, reservations)).catch((err: unknown) => {
       this.log.error({ node_order_id: order.node_order_id, err }, 'order execution failed');
     });
     this.running.set(order.node_order_id, run);
     void run.finally(() => this.running.delete(order.node_order_id));
   }
 
-  private async execute(order: OrderRecord, views: readonly VenueView[], reservations: (number | false)[]): Promise<void> {
+  private async execute(order: OrderRecord, views: readonly VenueView[], reservations: readonly (number | false | undefined)[]): Promise<void> {
     const started = nowNs();
+    const { fills, early } = await this.executeLegs(order, views, reservations, started);
+    await this.legs.afterLegs(order, views, started, fills, early);
+    this.reconcileIfInDoubt(order, views, started, reservations);
+  }
+
+  /**
+   * Sends the order's legs still `sent` (an IOC `Execute` each, a GTC `Place`) and books their
+   * answers; legs whose answer is lost are left `unconfirmed` for reconciliation.
+   */
+  private async executeLegs(
+    order: OrderRecord,
+    views: readonly VenueView[],
+    reservations: readonly (number | false | undefined)[],
+    started: number,
+  ): Promise<{ fills: FillRecord[]; early: MakerFill[] }> {
     // A resting leg is registered before it is sent: its first maker fill can arrive in the same
     // batch as the placement's answer, ahead of this function's continuation.
     order.children.forEach((child, i) => {
@@ -344,12 +367,115 @@ export class ExecutionService {
       this.legs.applyLegAnswer(order, child, result, reservations[i], fills, early);
       this.observer.observeLeg(order, child, result, views);
     });
-    await this.legs.afterLegs(order, views, started, fills, early);
-    if (order.children.some((c) => c.status === 'unconfirmed')) {
-      void this.reconciliation.reconcileLegs(order, views, started, reservations).catch((err: unknown) =>
-        this.log.error({ node_order_id: order.node_order_id, err }, 'reconciliation failed'),
-      );
+    return { fills, early };
+  }
+
+  private reconcileIfInDoubt(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): void {
+    if (!order.children.some((c) => c.status === 'unconfirmed')) return;
+    void this.reconciliation.reconcileLegs(order, views, started, reservations).catch((err: unknown) =>
+      this.log.error({ node_order_id: order.node_order_id, err }, 'reconciliation failed'),
+    );
+  }
+
+  /**
+   * A sliced order (slicing.ts): each slice's legs run and are committed; between slices the
+   * order is RUNNING or PARTIAL with `engine_phase: working`; the next slice routes what is
+   * left over the slices still to come. It ends when filled, at the horizon, on DELETE or the
+   * kill switch, or when a leg's answer is lost (then reconciled as any order).
+   */
+  private async executeSliced(
+    order: OrderRecord,
+    entry: BookEntry,
+    firstViews: readonly VenueView[],
+    firstReservations: readonly (number | false)[],
+    deadline: number,
+  ): Promise<void> {
+    const started = nowNs();
+    const interval = sliceInterval(order);
+    const control: SliceControl = { stop: null, wake: null };
+    this.slicing.set(order.node_order_id, control);
+    let views = firstViews;
+    let reservations: readonly (number | false | undefined)[] = firstReservations;
+    try {
+      for (;;) {
+        const { fills } = await this.executeLegs(order, views, reservations, started);
+        if (fills.length > 0) stampFirstFill(order, fills[0]!);
+        if (this.killSwitch.active) control.stop ??= 'kill_switch';
+        const left = order.qty_1e8 - order.filled_qty_1e8;
+        const doubtful = order.children.some((c) => c.status === 'unconfirmed');
+        // The slice at (or just after) the deadline is the last: it was sized to take the rest.
+        if (doubtful || left <= 0 || control.stop !== null || Date.now() >= deadline) {
+          this.booking.settle(order, views, started, control.stop !== null);
+          if (control.stop === 'kill_switch' && order.status === 'CANCELLED') order.failure_class = 'kill_switch';
+          if (control.stop === null && order.failure_class === 'ioc_remainder') {
+            order.failure_class = 'horizon_elapsed';
+            order.failure_reason = `filled ${order.filled_qty_1e8} of ${order.qty_1e8} within the ${order.constraints!.horizon_ms} ms horizon`;
+          }
+          await this.booking.commit(order, fills);
+          this.reconcileIfInDoubt(order, views, started, reservations);
+          return;
+        }
+        order.status = order.filled_qty_1e8 > 0 ? 'PARTIAL' : 'RUNNING';
+        order.engine_phase = 'working';
+        order.updated_unix_ns = nowNs();
+        await this.booking.commit(order, fills);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now())));
+          control.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        control.wake = null;
+        if (control.stop !== null || this.killSwitch.active) {
+          reservations = [];
+          continue; // nothing more is sent: the loop settles
+        }
+        // The next slice: written ahead (durable) before its legs go out.
+        views = await this.viewsOf(order, entry);
+        const { plan } = this.plan(order, entry, views, roundUpToLots(sliceQty(left, Date.now(), deadline, interval), left, views));
+        const before = order.children.length;
+        const fresh = reserveLegs(order, plan, [], this.ledger(order.client_id, order.mode));
+        reservations = [...new Array<undefined>(before).fill(undefined), ...fresh];
+        if (order.children.length > before) await this.booking.persist(order);
+      }
+    } finally {
+      this.slicing.delete(order.node_order_id);
     }
+  }
+
+  /** The venue views of an order's symbol: books, balances, the client's fee tiers, venue statistics. */
+  private viewsOf(order: OrderRecord, entry: BookEntry): Promise<VenueView[]> {
+    return this.books.views(
+      entry,
+      this.credentialedVenues(order.client_id, order.mode),
+      this.ledger(order.client_id, order.mode),
+      (edge) => this.feeTiers.rates(order.client_id, order.mode, edge),
+      (venue) => this.observer.stats(venue),
+    );
+  }
+
+  /** The SOR plan for `qty` of the order, published on the routing channel, and the arrival mid it used. */
+  private plan(order: OrderRecord, entry: BookEntry, views: readonly VenueView[], qty: number): { plan: RoutingPlan; arrival: number } {
+    const arrival = arrivalMid(this.quotes, entry, views);
+    const request = routeRequest(order.node_order_id, {
+      side: order.side,
+      qty_1e8: qty,
+      order_type: order.order_type,
+      ...(order.limit_price_1e9 !== null ? { limit_price_1e9: order.limit_price_1e9 } : {}),
+      ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
+    }, arrival, order.constraints?.max_price_1e9);
+    const participation = order.constraints?.participation_limit_bps;
+    const plan = route({ ...request, routing_version: order.routing_version }, participation != null ? withParticipation(views, participation) : views);
+    if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
+    return { plan, arrival };
+  }
+
+  private stopSlicing(nodeOrderId: string, why: 'cancelled' | 'kill_switch'): void {
+    const control = this.slicing.get(nodeOrderId);
+    if (control === undefined) return;
+    control.stop ??= why;
+    control.wake?.();
   }
 
   /**

@@ -1,0 +1,109 @@
+/**
+ * Time-sliced execution (`constraints.horizon_ms`, `urgency`): the order is routed in slices
+ * until it is filled or the horizon passes, RUNNING/PARTIAL with `engine_phase: working` in
+ * between; DELETE and the kill switch stop it before its next slice.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, startTestService, TEST_OPERATOR_KEY, type TestService, until } from '../helpers/service.ts';
+
+const SYMBOL = 'BTC-USDT';
+const FUNDED = ['binance', 'okx', 'bybit'];
+const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
+
+interface Order {
+  node_order_id: string;
+  status: string;
+  engine_phase: string;
+  failure_class: string | null;
+  qty_1e8: number;
+  filled_qty_1e8: number;
+  children: { child_id: string; status: string; qty_1e8: number }[];
+  tca: Record<string, unknown> | null;
+}
+
+describe('execution: time-sliced orders (real service)', () => {
+  let svc: TestService;
+  let base: string;
+  let token: string;
+
+  const getOrder = async (id: string) => (await call<Order>(base, 'GET', `/v1/orders/${id}`, { token })).body;
+  const settled = (id: string, timeoutMs = 20_000) =>
+    until(`order ${id} settled`, async () => {
+      const o = await getOrder(id);
+      return TERMINAL.has(o.status) ? o : undefined;
+    }, timeoutMs, 100);
+  const sliced = (coid: string, constraints: Record<string, unknown>, qty = 5_000_000) =>
+    call<Order>(base, 'POST', '/v1/orders', { token, body: { client_order_id: coid, symbol: SYMBOL, side: 'buy', qty_1e8: qty, order_type: 'market', constraints } });
+
+  before(async () => {
+    svc = await startTestService();
+    base = svc.base;
+    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
+    const storage = svc.service.storage;
+    await storage.clients.put({ client_id: 'slice-client', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
+    token = (await storage.apiKeys.create('slice-client', { label: 'live', sandbox: false })).raw_key;
+    for (const venue of FUNDED) {
+      const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
+      assert.equal((await call(base, 'POST', `/v1/credentials/${venue}`, { token, body })).status, 200, `credentials for ${venue}`);
+    }
+    await until('a live BTC-USDT quote', async () => {
+      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
+      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
+    }, 15_000, 100);
+  });
+
+  after(async () => {
+    await svc?.stop();
+  });
+
+  it('routes slice after slice over the horizon and completes', async () => {
+    const started = Date.now();
+    const placed = await sliced('slice-1', { horizon_ms: 1_500, urgency: 'high' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const working = await until('working between slices', async () => {
+      const o = await getOrder(placed.body.node_order_id);
+      return o.engine_phase === 'working' ? o : TERMINAL.has(o.status) ? o : undefined;
+    });
+    assert.equal(working.engine_phase, 'working', `between slices: ${JSON.stringify(working)}`);
+    assert.ok(['RUNNING', 'PARTIAL'].includes(working.status), working.status);
+    const done = await settled(placed.body.node_order_id);
+    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    assert.equal(done.filled_qty_1e8, 5_000_000, 'all of it');
+    assert.ok(done.children.length >= 5, `many slices: ${done.children.length} legs`);
+    assert.ok(Date.now() - started >= 1_000, 'spread over the horizon, not at once');
+    assert.ok(done.tca !== null, 'TCA over every slice');
+    const fills = await call<{ fills: { qty_1e8: number }[] }>(base, 'GET', `/v1/fills?node_order_id=${done.node_order_id}&limit=1000`, { token });
+    assert.equal(fills.body.fills.reduce((s, f) => s + f.qty_1e8, 0), done.filled_qty_1e8, 'the fills add up');
+  });
+
+  it('DELETE stops it before its next slice: CANCELLED with what filled', async () => {
+    const placed = await sliced('slice-2', { horizon_ms: 6_000, urgency: 'medium' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    await until('some of it filled', async () => ((await getOrder(placed.body.node_order_id)).filled_qty_1e8 > 0 ? true : undefined));
+    const res = await call<{ status: string }>(base, 'DELETE', `/v1/orders/${placed.body.node_order_id}`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const done = await settled(placed.body.node_order_id);
+    assert.equal(done.status, 'CANCELLED', JSON.stringify(done));
+    assert.equal(done.failure_class, 'cancelled');
+    assert.ok(done.filled_qty_1e8 > 0 && done.filled_qty_1e8 < done.qty_1e8, `partly filled: ${done.filled_qty_1e8}`);
+    const legs = done.children.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    assert.equal((await getOrder(placed.body.node_order_id)).children.length, legs, 'no slice after the cancel');
+    assert.deepEqual((await call<{ reserved: unknown[] }>(base, 'GET', '/v1/risk', { token })).body.reserved, [], 'nothing reserved');
+  });
+
+  it('the kill switch stops it too (failure_class kill_switch)', async () => {
+    const placed = await sliced('slice-3', { horizon_ms: 6_000, urgency: 'medium' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    await until('some of it filled', async () => ((await getOrder(placed.body.node_order_id)).filled_qty_1e8 > 0 ? true : undefined));
+    assert.equal((await call(base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: true, reason: 'slice test' } })).status, 200);
+    try {
+      const done = await settled(placed.body.node_order_id);
+      assert.equal(done.status, 'CANCELLED', JSON.stringify(done));
+      assert.equal(done.failure_class, 'kill_switch');
+    } finally {
+      assert.equal((await call(base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: false } })).status, 200);
+    }
+  });
+});

@@ -19,9 +19,10 @@ import { requestHash } from './idempotency.ts';
 import { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.ts';
 import { isSliced, roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
-import { finish, newOrder, stampFirstFill } from './order-record.ts';
+import { finish, newOrder } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
 import { RestingLegs } from './resting-legs.ts';
+import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs } from './risk.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
@@ -30,12 +31,6 @@ import type { VenueBooks } from './views.ts';
 
 export { requestHash } from './idempotency.ts';
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
-
-/** How a sliced order is stopped between slices. */
-interface SliceControl {
-  stop: 'cancelled' | 'kill_switch' | null;
-  wake: (() => void) | null;
-}
 
 /**
  * The execution engine's coordinator on the gateway thread, next to LMDB: admission
@@ -50,8 +45,6 @@ interface SliceControl {
 export class ExecutionService {
   private readonly ledgers: Ledgers;
   private readonly running = new Map<string, Promise<void>>();
-  /** Sliced orders working now, with how to stop them between slices. */
-  private readonly slicing = new Map<string, SliceControl>();
   /** Armed graphs being activated. */
   private readonly activating = new Set<string>();
   /** Admissions under way by `client|mode|client_order_id`, so concurrent twins make one order. */
@@ -64,6 +57,8 @@ export class ExecutionService {
   private readonly legs: RestingLegs;
   /** Legs in doubt, asked of their venues; working orders closed after a restart. */
   private readonly reconciliation: Reconciliation;
+  /** Sliced orders working now: their slices, and how to stop them between slices. */
+  private readonly sliced: SlicedExecution;
 
   constructor(
     private readonly storage: Storage,
@@ -82,6 +77,8 @@ export class ExecutionService {
     this.booking = new Booking(storage, this.ledgers, events, this.observer, log);
     this.legs = new RestingLegs(endpoint, this.ledgers, this.booking, log);
     this.reconciliation = new Reconciliation(storage, endpoint, this.ledgers, this.legs, this.booking, log);
+    const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
+    this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, killSwitch);
   }
 
   /** The client's positions ledger in a mode (see ledgers.ts: checkpoint plus replayed fills). */
@@ -214,7 +211,7 @@ export class ExecutionService {
       return order;
     }
     // A sliced order stops before its next slice.
-    this.stopSlicing(order.node_order_id, 'cancelled');
+    this.sliced.stop(order.node_order_id, 'cancelled');
     // IOC legs in flight end by themselves: wait for them; resting legs are cancelled on their venues.
     await this.running.get(order.node_order_id);
     const working = this.legs.workingOrder(order.node_order_id);
@@ -231,7 +228,7 @@ export class ExecutionService {
       this.booking.emitOrder(order);
     }
     await this.storage.orders.durable();
-    for (const id of this.slicing.keys()) this.stopSlicing(id, 'kill_switch');
+    this.sliced.stopAll('kill_switch');
     await Promise.all(this.running.values());
     await Promise.all([...this.legs.orders()].map((order) => this.legs.cancelResting(order, 'kill_switch')));
   }
@@ -301,7 +298,7 @@ export class ExecutionService {
     this.storage.orders.putClientOrderId(order);
     await this.booking.persist(order);
     this.booking.emitOrder(order);
-    const run = (sliced ? this.executeSliced(order, entry, views, reservations, deadline) : this.execute(order, views, reservations)).catch((err: unknown) => {
+    const run = (sliced ? this.sliced.run(order, entry, views, reservations, deadline) : this.execute(order, views, reservations)).catch((err: unknown) => {
       this.log.error({ node_order_id: order.node_order_id, err }, 'order execution failed');
     });
     this.running.set(order.node_order_id, run);
@@ -377,73 +374,6 @@ export class ExecutionService {
     );
   }
 
-  /**
-   * A sliced order (slicing.ts): each slice's legs run and are committed; between slices the
-   * order is RUNNING or PARTIAL with `engine_phase: working`; the next slice routes what is
-   * left over the slices still to come. It ends when filled, at the horizon, on DELETE or the
-   * kill switch, or when a leg's answer is lost (then reconciled as any order).
-   */
-  private async executeSliced(
-    order: OrderRecord,
-    entry: BookEntry,
-    firstViews: readonly VenueView[],
-    firstReservations: readonly (number | false)[],
-    deadline: number,
-  ): Promise<void> {
-    const started = nowNs();
-    const interval = sliceInterval(order);
-    const control: SliceControl = { stop: null, wake: null };
-    this.slicing.set(order.node_order_id, control);
-    let views = firstViews;
-    let reservations: readonly (number | false | undefined)[] = firstReservations;
-    try {
-      for (;;) {
-        const { fills } = await this.executeLegs(order, views, reservations, started);
-        if (fills.length > 0) stampFirstFill(order, fills[0]!);
-        if (this.killSwitch.active) control.stop ??= 'kill_switch';
-        const left = order.qty_1e8 - order.filled_qty_1e8;
-        const doubtful = order.children.some((c) => c.status === 'unconfirmed');
-        // The slice at (or just after) the deadline is the last: it was sized to take the rest.
-        if (doubtful || left <= 0 || control.stop !== null || Date.now() >= deadline) {
-          this.booking.settle(order, views, started, control.stop !== null);
-          if (control.stop === 'kill_switch' && order.status === 'CANCELLED') order.failure_class = 'kill_switch';
-          if (control.stop === null && order.failure_class === 'ioc_remainder') {
-            order.failure_class = 'horizon_elapsed';
-            order.failure_reason = `filled ${order.filled_qty_1e8} of ${order.qty_1e8} within the ${order.constraints!.horizon_ms} ms horizon`;
-          }
-          await this.booking.commit(order, fills);
-          this.reconcileIfInDoubt(order, views, started, reservations);
-          return;
-        }
-        order.status = order.filled_qty_1e8 > 0 ? 'PARTIAL' : 'RUNNING';
-        order.engine_phase = 'working';
-        order.updated_unix_ns = nowNs();
-        await this.booking.commit(order, fills);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now())));
-          control.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        control.wake = null;
-        if (control.stop !== null || this.killSwitch.active) {
-          reservations = [];
-          continue; // nothing more is sent: the loop settles
-        }
-        // The next slice: written ahead (durable) before its legs go out.
-        views = await this.viewsOf(order, entry);
-        const { plan } = this.plan(order, entry, views, roundUpToLots(sliceQty(left, Date.now(), deadline, interval), left, views));
-        const before = order.children.length;
-        const fresh = reserveLegs(order, plan, [], this.ledger(order.client_id, order.mode));
-        reservations = [...new Array<undefined>(before).fill(undefined), ...fresh];
-        if (order.children.length > before) await this.booking.persist(order);
-      }
-    } finally {
-      this.slicing.delete(order.node_order_id);
-    }
-  }
-
   /** The venue views of an order's symbol: books, balances, the client's fee tiers, venue statistics. */
   private viewsOf(order: OrderRecord, entry: BookEntry): Promise<VenueView[]> {
     return this.books.views(
@@ -469,13 +399,6 @@ export class ExecutionService {
     const plan = route({ ...request, routing_version: order.routing_version }, participation != null ? withParticipation(views, participation) : views);
     if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
     return { plan, arrival };
-  }
-
-  private stopSlicing(nodeOrderId: string, why: 'cancelled' | 'kill_switch'): void {
-    const control = this.slicing.get(nodeOrderId);
-    if (control === undefined) return;
-    control.stop ??= why;
-    control.wake?.();
   }
 
   /**

@@ -13,6 +13,7 @@ import type { FeeRates } from './fee-tiers.ts';
 /** Depth each edge reports for routing: the SOR's 50 levels. */
 export const ROUTING_DEPTH = DEPTH_LEVELS;
 const BOOK_TIMEOUT_MS = 500;
+const NS_PER_MS = 1_000_000;
 
 /**
  * The router's per-venue views of a symbol: each feeding edge's own book, whether it is online
@@ -73,7 +74,9 @@ export class VenueBooks {
         listed: true,
         // Not read (no credentials) counts as online: the reason reported is the credentials.
         online: book !== null,
-        last_update_ns: book?.ts_ns ?? 0,
+        // A book that has not changed since its last write is still current as of the edge's
+        // last advance (its heartbeat): freshness is the edge's, not the last change's.
+        last_update_ns: book == null ? 0 : Math.max(book.ts_ns, book.heartbeat_ms * NS_PER_MS),
         has_credentials: credentialed.has(venue),
         base_available_1e8: Number(ledger.available(venue, parts.base)),
         quote_available_1e8: Number(ledger.available(venue, parts.quote)),

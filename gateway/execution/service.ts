@@ -240,6 +240,8 @@ export class ExecutionService {
 
   async drain(): Promise<void> {
     this.reconciliation.stop();
+    // A sliced order is not left waiting for its horizon: it stops with what has filled.
+    this.sliced.stopAll('shutdown');
     await Promise.all(this.running.values());
     this.ledgers.stop();
     await this.storage.orders.durable();

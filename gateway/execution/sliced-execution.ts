@@ -16,7 +16,7 @@ import { roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
 
 /** How a sliced order is stopped between slices. */
 interface SliceControl {
-  stop: 'cancelled' | 'kill_switch' | null;
+  stop: 'cancelled' | 'kill_switch' | 'shutdown' | null;
   wake: (() => void) | null;
 }
 
@@ -58,6 +58,9 @@ export class SlicedExecution {
     this.slicing.set(order.node_order_id, control);
     let views = firstViews;
     let reservations: readonly (number | false | undefined)[] = firstReservations;
+    // The slice sized at (or after) the deadline takes the rest and is the last one. A slice
+    // sized earlier is not, even if executing it ran past the deadline: one more follows.
+    let lastSlice = deadline - Date.now() < interval;
     try {
       for (;;) {
         const { fills } = await this.steps.executeLegs(order, views, reservations, started);
@@ -65,10 +68,12 @@ export class SlicedExecution {
         if (this.killSwitch.active) control.stop ??= 'kill_switch';
         const left = order.qty_1e8 - order.filled_qty_1e8;
         const doubtful = order.children.some((c) => c.status === 'unconfirmed');
-        // The slice at (or just after) the deadline is the last: it was sized to take the rest.
-        if (doubtful || left <= 0 || control.stop !== null || Date.now() >= deadline) {
+        if (doubtful || left <= 0 || control.stop !== null || lastSlice) {
           this.booking.settle(order, views, started, control.stop !== null);
-          if (control.stop === 'kill_switch' && order.status === 'CANCELLED') order.failure_class = 'kill_switch';
+          if (control.stop !== null && control.stop !== 'cancelled' && order.status === 'CANCELLED') {
+            order.failure_class = control.stop;
+            if (control.stop === 'shutdown') order.failure_reason = `the service shut down with ${order.filled_qty_1e8} of ${order.qty_1e8} filled`;
+          }
           if (control.stop === null && order.failure_class === 'ioc_remainder') {
             order.failure_class = 'horizon_elapsed';
             order.failure_reason = `filled ${order.filled_qty_1e8} of ${order.qty_1e8} within the ${order.constraints!.horizon_ms} ms horizon`;
@@ -95,7 +100,9 @@ export class SlicedExecution {
         }
         // The next slice: written ahead (durable) before its legs go out.
         views = await this.steps.viewsOf(order, entry);
-        const { plan } = this.steps.plan(order, entry, views, roundUpToLots(sliceQty(left, Date.now(), deadline, interval), left, views));
+        const now = Date.now();
+        lastSlice = deadline - now < interval;
+        const { plan } = this.steps.plan(order, entry, views, roundUpToLots(sliceQty(left, now, deadline, interval), left, views));
         const before = order.children.length;
         const fresh = reserveLegs(order, plan, [], this.ledgers.ledger(order.client_id, order.mode));
         reservations = [...new Array<undefined>(before).fill(undefined), ...fresh];
@@ -107,7 +114,7 @@ export class SlicedExecution {
   }
 
   /** Stops a sliced order before its next slice (a no-op for an order not sliced or already done). */
-  stop(nodeOrderId: string, why: 'cancelled' | 'kill_switch'): void {
+  stop(nodeOrderId: string, why: 'cancelled' | 'kill_switch' | 'shutdown'): void {
     const control = this.slicing.get(nodeOrderId);
     if (control === undefined) return;
     control.stop ??= why;
@@ -115,7 +122,7 @@ export class SlicedExecution {
   }
 
   /** Stops every sliced order working now before its next slice. */
-  stopAll(why: 'cancelled' | 'kill_switch'): void {
+  stopAll(why: 'cancelled' | 'kill_switch' | 'shutdown'): void {
     for (const id of this.slicing.keys()) this.stop(id, why);
   }
 }

@@ -24,7 +24,8 @@ export function sliceInterval(order: OrderRecord): number {
  * deadline (this one included), rounded up, so the last slice takes the rest.
  */
 export function sliceQty(remaining_1e8: number, now_ms: number, deadline_ms: number, interval_ms: number): number {
-  const slices = Math.max(1, Math.floor((deadline_ms - now_ms) / interval_ms) + 1);
+  // Within one interval of the deadline this is the last slice (the loop stops after it).
+  const slices = deadline_ms - now_ms < interval_ms ? 1 : Math.floor((deadline_ms - now_ms) / interval_ms) + 1;
   return Math.min(remaining_1e8, Math.ceil(remaining_1e8 / slices));
 }
 

@@ -107,3 +107,42 @@ describe('execution: time-sliced orders (real service)', () => {
     }
   });
 });
+
+describe('execution: a sliced order at shutdown (real service)', () => {
+  it('stops with what filled (failure_class shutdown) instead of holding the shutdown to its horizon', async () => {
+    const first = await startTestService();
+    const base = first.base;
+    try {
+      await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
+      const storage = first.service.storage;
+      await storage.clients.put({ client_id: 'slice-stop', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
+      const token = (await storage.apiKeys.create('slice-stop', { label: 'live', sandbox: false })).raw_key;
+      const body = { api_key: 'key-binance-0123456789', api_secret: 'secret-binance-0123456789abcdef' };
+      assert.equal((await call(base, 'POST', '/v1/credentials/binance', { token, body })).status, 200, 'credentials');
+      await until('a live BTC-USDT quote', async () => {
+        const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
+        return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
+      }, 15_000, 100);
+      const placed = await call<Order>(base, 'POST', '/v1/orders', {
+        token,
+        body: { client_order_id: 'slice-stop-1', symbol: SYMBOL, side: 'buy', qty_1e8: 50_000_000, order_type: 'market', constraints: { horizon_ms: 60_000, urgency: 'low' } },
+      });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      await until('some of it filled', async () => ((await call<Order>(base, 'GET', `/v1/orders/${placed.body.node_order_id}`, { token })).body.filled_qty_1e8 > 0 ? true : undefined));
+      const stopping = Date.now();
+      await first.stop(false);
+      assert.ok(Date.now() - stopping < 15_000, `the shutdown did not wait for the one-minute horizon (${Date.now() - stopping} ms)`);
+      const again = await startTestService({ dataDir: first.dataDir });
+      try {
+        const order = again.service.storage.orders.getOrder('slice-stop', 'live', placed.body.node_order_id)!;
+        assert.equal(order.status, 'CANCELLED', JSON.stringify(order));
+        assert.equal(order.failure_class, 'shutdown', 'stopped by the shutdown, not reconciled after a crash');
+        assert.ok(order.filled_qty_1e8 > 0 && order.filled_qty_1e8 < order.qty_1e8, `kept what filled: ${order.filled_qty_1e8}`);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await first.stop().catch(() => undefined); // a second stop only removes the data
+    }
+  });
+});

@@ -11,10 +11,24 @@ const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
 
 const Constraints = Type.Object(
   {
-    horizon_ms: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-    max_price_1e9: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-    participation_limit_bps: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
-    urgency: Type.Optional(Type.Union([Type.String({ enum: ['low', 'medium', 'high'] }), Type.Null()])),
+    horizon_ms: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description: 'Execution horizon: above 0, the order (not FOK or GTC) is routed in slices until filled or the horizon passes',
+      }),
+    ),
+    max_price_1e9: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "Highest price a market buy's legs may take" }),
+    ),
+    participation_limit_bps: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
+        description: 'Most of each displayed level one sweep may take, in bps (500 = 5 %)',
+      }),
+    ),
+    urgency: Type.Optional(
+      Type.Union([Type.String({ enum: ['low', 'medium', 'high'] }), Type.Null()], {
+        description: 'Time between slices of a sliced order: 2 s, 500 ms (default), 100 ms',
+      }),
+    ),
   },
   { $id: 'OrderConstraintsRest', additionalProperties: false },
 );
@@ -106,7 +120,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Submit an order; the smart order router splits it across venues',
       description:
         'Idempotent per client on client_order_id (or the Idempotency-Key header): the same request returns the original order with 200, a different one 409. ' +
-        'The order is durable before the answer; fills follow on the orders and fills WebSocket channels.',
+        'The order is durable before the answer; fills follow on the orders and fills WebSocket channels. ' +
+        'Market orders default to ioc, limit orders to gtc (the remainder rests on one venue and fills as maker until filled or cancelled).',
       tags,
       auth: 'bearer',
       body: OrderRequestSchema,

@@ -105,3 +105,44 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Credentials a simulated venue accepts (okx also wants a passphrase). */
+export function venueCredentials(venue: string): Record<string, string> {
+  return { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
+}
+
+export interface TradingService {
+  svc: TestService;
+  base: string;
+  /** the client's live API key */
+  token: string;
+}
+
+/**
+ * A ready test service with one enterprise client holding credentials (so funded accounts) on
+ * `venues`; with `symbol`, also waits for its live consolidated quote.
+ */
+export async function startTradingService(options: {
+  client: string;
+  venues: readonly string[];
+  symbol?: string;
+  service?: Parameters<typeof startTestService>[0];
+}): Promise<TradingService> {
+  const svc = await startTestService(options.service);
+  const base = svc.base;
+  await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
+  const storage = svc.service.storage;
+  await storage.clients.put({ client_id: options.client, tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
+  const token = (await storage.apiKeys.create(options.client, { label: 'live', sandbox: false })).raw_key;
+  for (const venue of options.venues) {
+    const res = await call(base, 'POST', `/v1/credentials/${venue}`, { token, body: venueCredentials(venue) });
+    if (res.status !== 200) throw new Error(`credentials for ${venue}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  if (options.symbol !== undefined) {
+    await until(`a live ${options.symbol} quote`, async () => {
+      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${options.symbol}`, { token });
+      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
+    }, 15_000, 100);
+  }
+  return { svc, base, token };
+}

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, startTestService, type TestService, until } from '../helpers/service.ts';
+import { call, startTradingService, type TestService, until } from '../helpers/service.ts';
 
 const SYMBOL = 'ATOM-USDT';
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
@@ -26,16 +26,7 @@ describe('execution: an order on a cold symbol (real service)', () => {
   let token: string;
 
   before(async () => {
-    svc = await startTestService();
-    base = svc.base;
-    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-    const storage = svc.service.storage;
-    await storage.clients.put({ client_id: 'cold-client', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
-    token = (await storage.apiKeys.create('cold-client', { label: 'live', sandbox: false })).raw_key;
-    for (const venue of ['binance', 'okx']) {
-      const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
-      assert.equal((await call(base, 'POST', `/v1/credentials/${venue}`, { token, body })).status, 200, `credentials for ${venue}`);
-    }
+    ({ svc, base, token } = await startTradingService({ client: 'cold-client', venues: ['binance', 'okx'] }));
   });
 
   after(async () => {

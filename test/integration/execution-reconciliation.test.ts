@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { placeActor } from '../../engine/placement.ts';
-import { call, startTestService, type TestService, until } from '../helpers/service.ts';
+import { call, startTradingService, type TestService, until } from '../helpers/service.ts';
 
 const WORKERS = 2;
 const SYMBOL = 'BTC-USDT';
@@ -38,18 +38,7 @@ describe('execution: reconciliation of a lost venue answer (real service)', () =
   let token: string;
 
   before(async () => {
-    svc = await startTestService({ workers: WORKERS });
-    base = svc.base;
-    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-    const storage = svc.service.storage;
-    await storage.clients.put({ client_id: 'recon-client', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
-    token = (await storage.apiKeys.create('recon-client', { label: 'live', sandbox: false })).raw_key;
-    const body = { api_key: 'key-binance-0123456789', api_secret: 'secret-binance-0123456789abcdef' };
-    assert.equal((await call(base, 'POST', '/v1/credentials/binance', { token, body })).status, 200, 'credentials stored');
-    await until('a live BTC-USDT quote', async () => {
-      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
-      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-    }, 15_000, 100);
+    ({ svc, base, token } = await startTradingService({ client: 'recon-client', venues: ['binance'], symbol: SYMBOL }));
   });
 
   after(async () => {

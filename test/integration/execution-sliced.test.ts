@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, startTestService, TEST_OPERATOR_KEY, type TestService, until } from '../helpers/service.ts';
+import { call, startTestService, startTradingService, TEST_OPERATOR_KEY, type TestService, until } from '../helpers/service.ts';
 
 const SYMBOL = 'BTC-USDT';
 const FUNDED = ['binance', 'okx', 'bybit'];
@@ -37,20 +37,7 @@ describe('execution: time-sliced orders (real service)', () => {
     call<Order>(base, 'POST', '/v1/orders', { token, body: { client_order_id: coid, symbol: SYMBOL, side: 'buy', qty_1e8: qty, order_type: 'market', constraints } });
 
   before(async () => {
-    svc = await startTestService();
-    base = svc.base;
-    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-    const storage = svc.service.storage;
-    await storage.clients.put({ client_id: 'slice-client', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
-    token = (await storage.apiKeys.create('slice-client', { label: 'live', sandbox: false })).raw_key;
-    for (const venue of FUNDED) {
-      const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
-      assert.equal((await call(base, 'POST', `/v1/credentials/${venue}`, { token, body })).status, 200, `credentials for ${venue}`);
-    }
-    await until('a live BTC-USDT quote', async () => {
-      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
-      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-    }, 15_000, 100);
+    ({ svc, base, token } = await startTradingService({ client: 'slice-client', venues: FUNDED, symbol: SYMBOL }));
   });
 
   after(async () => {
@@ -110,19 +97,8 @@ describe('execution: time-sliced orders (real service)', () => {
 
 describe('execution: a sliced order at shutdown (real service)', () => {
   it('stops with what filled (failure_class shutdown) instead of holding the shutdown to its horizon', async () => {
-    const first = await startTestService();
-    const base = first.base;
+    const { svc: first, base, token } = await startTradingService({ client: 'slice-stop', venues: ['binance'], symbol: SYMBOL });
     try {
-      await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-      const storage = first.service.storage;
-      await storage.clients.put({ client_id: 'slice-stop', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
-      const token = (await storage.apiKeys.create('slice-stop', { label: 'live', sandbox: false })).raw_key;
-      const body = { api_key: 'key-binance-0123456789', api_secret: 'secret-binance-0123456789abcdef' };
-      assert.equal((await call(base, 'POST', '/v1/credentials/binance', { token, body })).status, 200, 'credentials');
-      await until('a live BTC-USDT quote', async () => {
-        const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
-        return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-      }, 15_000, 100);
       const placed = await call<Order>(base, 'POST', '/v1/orders', {
         token,
         body: { client_order_id: 'slice-stop-1', symbol: SYMBOL, side: 'buy', qty_1e8: 50_000_000, order_type: 'market', constraints: { horizon_ms: 60_000, urgency: 'low' } },

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, startTestService, type TestService, until } from '../helpers/service.ts';
+import { call, startTradingService, type TestService } from '../helpers/service.ts';
 import { StreamClient } from '../helpers/stream-client.ts';
 
 const SYMBOL = 'BTC-USDT';
@@ -24,20 +24,7 @@ describe('execution: observed venue statistics in routing (real service)', () =>
   let stream: StreamClient | undefined;
 
   before(async () => {
-    svc = await startTestService();
-    base = svc.base;
-    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-    const storage = svc.service.storage;
-    await storage.clients.put({ client_id: 'stats-client', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
-    token = (await storage.apiKeys.create('stats-client', { label: 'live', sandbox: false })).raw_key;
-    for (const venue of FUNDED) {
-      const body = { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
-      assert.equal((await call(base, 'POST', `/v1/credentials/${venue}`, { token, body })).status, 200, `credentials for ${venue}`);
-    }
-    await until('a live BTC-USDT quote', async () => {
-      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
-      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-    }, 15_000, 100);
+    ({ svc, base, token } = await startTradingService({ client: 'stats-client', venues: FUNDED, symbol: SYMBOL }));
   });
 
   after(async () => {

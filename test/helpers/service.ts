@@ -118,6 +118,20 @@ export interface TradingService {
   token: string;
 }
 
+/** A test service that answers ready, with live consolidated quotes for `symbols`. */
+export async function startLiveService(symbols: readonly string[], overrides?: Parameters<typeof startTestService>[0]): Promise<TestService> {
+  const svc = await startTestService(overrides);
+  await until('service ready', async () => ((await call(svc.base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
+  await until(`live ${symbols.join(', ')} quotes`, async () => {
+    for (const symbol of symbols) {
+      const res = await call<{ source: string }>(svc.base, 'GET', `/v1/quotes/${symbol}`, { token: TEST_OPERATOR_KEY });
+      if (res.status !== 200 || res.body.source !== 'edge_nbbo') return undefined;
+    }
+    return true;
+  }, 15_000, 100);
+  return svc;
+}
+
 /**
  * A ready test service with one enterprise client holding credentials (so funded accounts) on
  * `venues`; with `symbol`, also waits for its live consolidated quote.
@@ -128,21 +142,14 @@ export async function startTradingService(options: {
   symbol?: string;
   service?: Parameters<typeof startTestService>[0];
 }): Promise<TradingService> {
-  const svc = await startTestService(options.service);
+  const svc = await startLiveService(options.symbol === undefined ? [] : [options.symbol], options.service);
   const base = svc.base;
-  await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
   const storage = svc.service.storage;
   await storage.clients.put({ client_id: options.client, tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
   const token = (await storage.apiKeys.create(options.client, { label: 'live', sandbox: false })).raw_key;
   for (const venue of options.venues) {
     const res = await call(base, 'POST', `/v1/credentials/${venue}`, { token, body: venueCredentials(venue) });
     if (res.status !== 200) throw new Error(`credentials for ${venue}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  if (options.symbol !== undefined) {
-    await until(`a live ${options.symbol} quote`, async () => {
-      const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${options.symbol}`, { token });
-      return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-    }, 15_000, 100);
   }
   return { svc, base, token };
 }

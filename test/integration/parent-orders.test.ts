@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService, until } from '../helpers/service.ts';
+import { call, envelope, startLiveService, TEST_OPERATOR_KEY, type JsonResponse, type TestService, until } from '../helpers/service.ts';
 
 const FUNDED = ['binance', 'okx', 'bybit'];
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
@@ -134,16 +134,8 @@ describe('legacy parent orders: GET and POST /v1/parent_orders (real service)', 
   };
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startLiveService(['BTC-USDT', 'ETH-USDT']);
     base = svc.base;
-    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
-    await until('live BTC-USDT and ETH-USDT quotes', async () => {
-      for (const symbol of ['BTC-USDT', 'ETH-USDT']) {
-        const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${symbol}`, { token: TEST_OPERATOR_KEY });
-        if (res.status !== 200 || res.body.source !== 'edge_nbbo') return undefined;
-      }
-      return true;
-    }, 15_000, 100);
   });
 
   after(async () => {

@@ -38,9 +38,12 @@ export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest }
  * and fill state, the positions ledgers, TCA and the private streams. Child orders run on the
  * edge actors through the rings.
  *
- *   POST /v1/orders -> admit -> views (edge books) -> SOR plan -> reserve -> LMDB + flushed -> 201
- *                   -> children to edges (IOC) -> fills -> ledger -> LMDB + flushed -> publish
- *                   -> all children done -> final status + TCA -> LMDB + flushed -> publish
+ *   POST /v1/orders -> admit -> views (depth cache) -> SOR plan -> reserve -> LMDB + flushed -> 201
+ *                   -> legs to the edges (IOC Execute, GTC Place) -> fills -> ledger
+ *                   -> fills + final status + TCA -> LMDB + flushed -> publish
+ *   resting legs:      maker fill -> ledger -> LMDB + flushed -> publish   (resting-legs.ts)
+ *   sliced orders:     the same sweep once per slice until the horizon    (sliced-execution.ts)
+ *   lost answers:      Reconcile with the edge, never guessed              (reconciliation.ts)
  */
 export class ExecutionService {
   private readonly ledgers: Ledgers;

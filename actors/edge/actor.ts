@@ -15,7 +15,6 @@ interface RestingChild {
   child_id: string;
   order_id: number;
   cum_fee_1e9: number;
-  seq: number;
 }
 
 /** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
@@ -162,7 +161,6 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       fill: { ...fill, fee_1e9: fee, cum_fee_1e9: child.cum_fee_1e9 },
       left_qty_1e8: Math.max(0, left_qty_1e8),
       maker_bps: this.spec.maker_bps,
-      seq: ++child.seq,
     } satisfies MakerFill);
   }
 
@@ -232,31 +230,31 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   /** A resting child: its crossing part answers now (taker fees); the rest fills later as maker. */
   private place(message: Extract<EdgeMessage, { t: 'Place' }>): ChildPlacement {
     if (this.journal.refused(message.child_id)) {
-      return { ...this.childExecution(message.child_id, false, 'reconciled_as_not_received', []), resting_qty_1e8: 0, seq: 1 };
+      return { ...this.childExecution(message.child_id, false, 'reconciled_as_not_received', []), resting_qty_1e8: 0 };
     }
     const report = this.sim!.placeLimit(message.symbol, message.side === 'buy' ? Side.BID : Side.ASK, message.qty_1e8, message.limit_price_1e9, Date.now() * NS_PER_MS);
     this.flush();
     const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
     if (report.resting_qty_1e8 > 0) {
       const last = execution.fills[execution.fills.length - 1];
-      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0, seq: 1 };
+      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0 };
       this.resting.set(report.order_id, child);
       this.restingByChild.set(message.child_id, child);
     }
-    const placement: ChildPlacement = { ...execution, resting_qty_1e8: report.resting_qty_1e8, seq: 1 };
+    const placement: ChildPlacement = { ...execution, resting_qty_1e8: report.resting_qty_1e8 };
     this.journal.record(message.child_id, placement);
     return placement;
   }
 
   private cancel(child_id: string): CancelResult {
     const child = this.restingByChild.get(child_id);
-    if (child === undefined) return { child_id, found: false, cancelled_qty_1e8: 0, seq: 0 };
+    if (child === undefined) return { child_id, found: false, cancelled_qty_1e8: 0 };
     // Advancing first may fill it (published before this answer); what is left is cancelled.
     const cancelled = this.sim!.cancelOrder(child.order_id, Date.now() * NS_PER_MS);
     this.flush();
     this.resting.delete(child.order_id);
     this.restingByChild.delete(child_id);
-    return { child_id, found: cancelled > 0, cancelled_qty_1e8: cancelled, seq: ++child.seq };
+    return { child_id, found: cancelled > 0, cancelled_qty_1e8: cancelled };
   }
 
   private childExecution(child_id: string, ok: boolean, reason: string | null, executed: readonly ExecutionFill[]): ChildExecution {

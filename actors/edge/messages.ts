@@ -67,8 +67,6 @@ export interface FeeTierInfo {
 /** The answer to `Place`: the crossing part as for `Execute`, and what rests. */
 export interface ChildPlacement extends ChildExecution {
   resting_qty_1e8: number;
-  /** order of this child's reports (placement 1, then each maker fill, then the cancel) */
-  seq: number;
 }
 
 export interface CancelResult {
@@ -76,7 +74,6 @@ export interface CancelResult {
   /** false: nothing of this child rests on the venue (filled meanwhile, or unknown) */
   found: boolean;
   cancelled_qty_1e8: number;
-  seq: number;
 }
 
 /** Internal gateway topic carrying clients' maker fills (never a WebSocket channel). */
@@ -90,7 +87,6 @@ export interface MakerFill {
   /** what still rests after this fill */
   left_qty_1e8: number;
   maker_bps: number;
-  seq: number;
 }
 
 /** Internal gateway topic carrying trade batches to the tape (never a WebSocket channel). */

@@ -1,6 +1,7 @@
 // What each venue does with our legs, observed for the SOR: every leg's answer (accepted or
 // refused, how far it filled past the best price) and each fill's markout a second later.
 import type { ChildExecution } from '../../actors/edge/messages.ts';
+import type { BookEntry } from '../../actors/market/directory.ts';
 import type { VenueStats, VenueView } from '../../actors/router/sor-types.ts';
 import { VenueStatsTracker } from '../../actors/router/venue-stats.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
@@ -9,9 +10,20 @@ import type { QuoteService } from '../market/quotes.ts';
 /** How long after a fill its markout (the adverse-selection statistic) is read. */
 const MARKOUT_MS = 1_000;
 
+interface PendingMarkout {
+  due: number;
+  entry: BookEntry;
+  venue: string;
+  side: 'buy' | 'sell';
+  price_1e9: number;
+}
+
 export class VenueObserver {
   /** What each venue has done with our legs: versions 2 and 3 of the SOR cost with it. */
   private readonly venueStats = new VenueStatsTracker();
+  /** Fills waiting for their markout, oldest first (every fill waits the same MARKOUT_MS). */
+  private readonly pending: PendingMarkout[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly quotes: QuoteService) {}
 
@@ -38,16 +50,30 @@ export class VenueObserver {
     this.venueStats.onLeg({ venue: child.venue, side: order.side, accepted: false, filled_qty_1e8: 0, vwap_1e9: 0, best_at_routing_1e9: 0 });
   }
 
-  /** Markouts: the consolidated mid MARKOUT_MS after each fill, against the fill's price. */
+  /**
+   * Markouts: the consolidated mid MARKOUT_MS after each fill, against the fill's price. Fills
+   * wait in one queue, due in the order they came, drained by a single timer: no timer per order.
+   */
   scheduleMarkouts(order: OrderRecord, fills: readonly FillRecord[]): void {
+    if (fills.length === 0) return;
     const entry = this.quotes.resolve(order.symbol, order.instrument_type);
-    if (entry === undefined || fills.length === 0) return;
-    const marks = fills.map((f) => ({ venue: f.venue, price: f.price_1e9 }));
-    setTimeout(() => {
-      const nbbo = this.quotes.nbbo1e9(entry);
-      if (nbbo === undefined || nbbo.bid_1e9 <= 0 || nbbo.ask_1e9 <= 0 || nbbo.crossed) return;
-      const mid = (nbbo.bid_1e9 + nbbo.ask_1e9) / 2;
-      for (const m of marks) this.venueStats.onMarkout(m.venue, order.side, m.price, mid);
-    }, MARKOUT_MS).unref();
+    if (entry === undefined) return;
+    const due = Date.now() + MARKOUT_MS;
+    for (const f of fills) this.pending.push({ due, entry, venue: f.venue, side: order.side, price_1e9: f.price_1e9 });
+    this.timer ??= setTimeout(this.drainMarkouts, MARKOUT_MS).unref();
   }
+
+  private readonly drainMarkouts = (): void => {
+    this.timer = undefined;
+    const now = Date.now();
+    let i = 0;
+    for (; i < this.pending.length && this.pending[i]!.due <= now; i++) {
+      const m = this.pending[i]!;
+      const nbbo = this.quotes.nbbo1e9(m.entry);
+      if (nbbo === undefined || nbbo.bid_1e9 <= 0 || nbbo.ask_1e9 <= 0 || nbbo.crossed) continue;
+      this.venueStats.onMarkout(m.venue, m.side, m.price_1e9, (nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
+    }
+    this.pending.splice(0, i);
+    if (this.pending.length > 0) this.timer = setTimeout(this.drainMarkouts, Math.max(1, this.pending[0]!.due - now)).unref();
+  };
 }

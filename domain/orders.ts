@@ -96,6 +96,10 @@ export interface OrderRecord {
   request_hash: string;
   /** the `Idempotency-Key` header the order was placed with, if any (engine-internal) */
   idempotency_key?: string | null;
+  /** the part below every usable venue's lot, which no leg could be sent for (engine-internal) */
+  lot_remainder_1e8?: number;
+  /** the status the stored record is indexed under (storage-internal: keeps the status index exact) */
+  stored_status?: OrderStatus;
 }
 
 export interface FeeBreakdown {
@@ -134,8 +138,15 @@ export interface FillRecord {
   lineage_deployment_id: string | null;
 }
 
-/** The API view of an order: the record minus engine-internal fields. */
+/** The order as the API and the `orders` channel show it: the record minus engine-internal fields. */
+export function publicOrder(order: OrderRecord): Record<string, unknown> {
+  const { request_hash: _hash, fill_ids: _ids, mode: _mode, idempotency_key: _key, lot_remainder_1e8: _lot, stored_status: _stored, ...rest } = order;
+  return rest;
+}
+
+/** The API view of an order, with its fills when expanded (`fills: null` otherwise). */
 export function orderView(order: OrderRecord, fills?: FillRecord[]): Record<string, unknown> {
-  const { request_hash: _hash, fill_ids: _ids, mode: _mode, idempotency_key: _key, ...rest } = order;
-  return fills === undefined ? { ...rest, fills: null } : { ...rest, fills };
+  const rest = publicOrder(order);
+  rest.fills = fills ?? null;
+  return rest;
 }

@@ -14,6 +14,14 @@ export function notionalUsd1e9(price1e9: number, qty1e8: number): number {
   return Number((BigInt(price1e9) * BigInt(qty1e8)) / BigInt(QTY_SCALE));
 }
 
+/**
+ * A venue's fee on one fill in USD 1e9 at `bps` (quote currencies here are USD-pegged), rounded
+ * up as venues round (a rebate, negative, rounds toward zero).
+ */
+export function venueFee1e9(price1e9: number, qty1e8: number, bps: number): number {
+  return Math.ceil((notionalUsd1e9(price1e9, qty1e8) * bps) / BPS);
+}
+
 /** Decimal for JSON output where the spec asks for plain numbers (quote `bid`, `ask`, sizes). */
 export function priceToDecimal(price1e9: number): number {
   return price1e9 / PRICE_SCALE;

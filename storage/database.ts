@@ -34,6 +34,8 @@ export interface Databases {
   readonly orderKeys: Database<unknown, [string, 'live' | 'sandbox', string]>;
   /** [client, mode, node_order_id] -> 1 for every working order */
   readonly openOrders: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client, mode, status, node_order_id] -> 1: every order under its status, for the listing's counts */
+  readonly orderStatuses: Database<unknown, [string, 'live' | 'sandbox', string, string]>;
   /** [client, mode, fill id] -> FillRecord */
   readonly fills: Database<unknown, [string, 'live' | 'sandbox', number]>;
   /** [client, mode] -> positions ledger snapshot */
@@ -42,7 +44,7 @@ export interface Databases {
   readonly credentials: Database<unknown, [string, 'live' | 'sandbox', string]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'fills', 'ledgers', 'credentials'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials'] as const;
 
 export function openDatabases(dataDir: string): Databases {
   const path = join(dataDir, 'lmdb');
@@ -62,6 +64,7 @@ export function openDatabases(dataDir: string): Databases {
     orders: root.openDB({ name: 'orders', ...structures }),
     orderKeys: root.openDB({ name: 'order_keys' }),
     openOrders: root.openDB({ name: 'open_orders' }),
+    orderStatuses: root.openDB({ name: 'order_statuses' }),
     fills: root.openDB({ name: 'fills', ...structures }),
     ledgers: root.openDB({ name: 'ledgers' }),
     credentials: root.openDB({ name: 'credentials' }),

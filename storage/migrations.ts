@@ -1,5 +1,6 @@
 import { writeKeyViews, type ApiKeyRecord } from './api-keys.ts';
 import type { Databases } from './database.ts';
+import type { OrderRecord } from '../domain/orders.ts';
 
 /**
  * Schema migrations. The stored `schema_version` says which have run; `migrate` applies the
@@ -52,6 +53,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'credentials: venue credentials sealed with AES-256-GCM per (client, mode, venue)',
     up: () => {
       // A new named database; nothing to backfill.
+    },
+  },
+  {
+    version: 6,
+    description: 'order_statuses: every order under its status, so the listing counts by status without reading orders',
+    up: (db) => {
+      for (const { key, value } of db.orders.getRange()) {
+        const order = value as OrderRecord;
+        void db.orderStatuses.put([key[0], key[1], order.status, key[2]], 1);
+        order.stored_status = order.status;
+        void db.orders.put(key, order);
+      }
     },
   },
 ];

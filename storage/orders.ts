@@ -1,6 +1,6 @@
 import type { Databases } from './database.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
-import { isTerminal } from '../domain/orders.ts';
+import { isTerminal, ORDER_STATUSES } from '../domain/orders.ts';
 import { randomBase62 } from './random.ts';
 
 /**
@@ -11,6 +11,7 @@ import { randomBase62 } from './random.ts';
  *                                                                 reverse range scan
  *   order_keys:   [client, mode, client_order_id] -> node_order_id   idempotency
  *   open_orders:  [client, mode, node_order_id] -> 1               the working set, for recovery
+ *   order_statuses: [client, mode, status, node_order_id] -> 1      counts by status (key counts)
  *   fills:        [client, mode, id] -> FillRecord
  *   ledgers:      [client, mode] -> ledger snapshot
  *
@@ -70,6 +71,13 @@ export class OrderStore {
   /** Writes (in the event turn's transaction); pair with `durable()` before acknowledging. */
   putOrder(order: OrderRecord): void {
     const key: [string, Mode, string] = [order.client_id, order.mode, order.node_order_id];
+    // The record carries the status it is indexed under, so a transition moves its index entry
+    // without reading the stored record back.
+    if (order.stored_status !== order.status) {
+      if (order.stored_status !== undefined) void this.db.orderStatuses.remove([order.client_id, order.mode, order.stored_status, order.node_order_id]);
+      void this.db.orderStatuses.put([order.client_id, order.mode, order.status, order.node_order_id], 1);
+      order.stored_status = order.status;
+    }
     void this.db.orders.put(key, order);
     if (isTerminal(order.status)) void this.db.openOrders.remove(key);
     else void this.db.openOrders.put(key, 1);
@@ -151,6 +159,26 @@ export class OrderStore {
   /** How many orders the client has in this mode: a key count, nothing decoded. */
   countAllOrders(clientId: string, mode: Mode): number {
     return this.db.orders.getKeysCount({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] });
+  }
+
+  /** The client's orders in this mode by status (statuses with none left out): key counts, nothing decoded. */
+  countByStatus(clientId: string, mode: Mode): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const status of ORDER_STATUSES) {
+      const n = this.db.orderStatuses.getKeysCount({ start: [clientId, mode, status, ''], end: [clientId, mode, status, '\uffff'] });
+      if (n > 0) counts[status] = n;
+    }
+    return counts;
+  }
+
+  /** The orders that pass `filter`, by status: a scan that decodes each of the client's orders. */
+  countByStatusWhere(clientId: string, mode: Mode, filter: (o: OrderRecord) => boolean): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const { value } of this.db.orders.getRange({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] })) {
+      const o = value as OrderRecord;
+      if (filter(o)) counts[o.status] = (counts[o.status] ?? 0) + 1;
+    }
+    return counts;
   }
 
   /** How many fills the client has in this mode: a key count, nothing decoded. */

@@ -1,6 +1,6 @@
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { Side } from '../../domain/market.ts';
-import { BPS, notionalUsd1e9, wallClockNs } from '../../domain/units.ts';
+import { venueFee1e9, wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
 import { book, bookKey, type BookType } from '../market/directory.ts';
 import { ChildJournal } from './child-journal.ts';
@@ -8,7 +8,7 @@ import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
-import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type TapeBatch } from './messages.ts';
+import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
 interface RestingChild {
@@ -122,6 +122,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
         return this.cancel(message.child_id);
       case 'Reconcile':
         return this.journal.reconcile(message.child_id);
+      case 'OpenOrders':
+        return { venue: this.spec.venue, edge_id: this.spec.edge_id, resting: message.child_ids.filter((id) => this.restingByChild.has(id)) } satisfies OpenOrdersAnswer;
       case 'Funding':
         return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
       case 'FundingAll': {
@@ -148,7 +150,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const child = this.resting.get(order_id);
     if (child === undefined) return;
     // Maker fee in USD 1e9, rounded up (a rebate, negative, rounds toward zero).
-    const fee = Math.ceil((notionalUsd1e9(fill.price_1e9, fill.qty_1e8) * this.spec.maker_bps) / BPS);
+    const fee = venueFee1e9(fill.price_1e9, fill.qty_1e8, this.spec.maker_bps);
     child.cum_fee_1e9 += fee;
     if (left_qty_1e8 <= 0) {
       this.resting.delete(order_id);
@@ -261,7 +263,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     let cum = 0;
     const fills = executed.map((f) => {
       // Fee in USD 1e9 (quote currencies here are USD-pegged); the venue rounds up, as venues do.
-      const fee = Math.ceil((notionalUsd1e9(f.price_1e9, f.qty_1e8) * this.spec.taker_bps) / BPS);
+      const fee = venueFee1e9(f.price_1e9, f.qty_1e8, this.spec.taker_bps);
       cum += fee;
       return { ...f, fee_1e9: fee, cum_fee_1e9: cum };
     });

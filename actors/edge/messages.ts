@@ -16,6 +16,8 @@ export type EdgeMessage =
   | { t: 'Cancel'; child_id: string }
   /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
   | { t: 'Reconcile'; child_id: string }
+  /** Which of these children rest on the venue now (the listing's venue view). */
+  | { t: 'OpenOrders'; child_ids: string[] }
   /** The account's fee tier on this venue, after the venue's REST latency (`FeeTierInfo`). */
   | { t: 'FeeTier' }
   | { t: 'Funding'; symbol: string }
@@ -74,6 +76,13 @@ export interface CancelResult {
   /** false: nothing of this child rests on the venue (filled meanwhile, or unknown) */
   found: boolean;
   cancelled_qty_1e8: number;
+}
+
+/** The answer to `OpenOrders`: the asked children that rest on the venue's book. */
+export interface OpenOrdersAnswer {
+  venue: string;
+  edge_id: string;
+  resting: string[];
 }
 
 /** Internal gateway topic carrying clients' maker fills (never a WebSocket channel). */

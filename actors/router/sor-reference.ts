@@ -12,6 +12,7 @@
  * so the two can disagree only on selection, sweep, rounding, minimums and plan assembly.
  */
 import { centiBps } from './sor-math.ts';
+import { closeLotDust } from './sor-lots.ts';
 import {
   impactBps,
   impactSlope,
@@ -294,7 +295,7 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
   }));
 
   const avg = planned > 0 ? Number(pqAll / BigInt(planned)) : null;
-  return {
+  const plan: RoutingPlan = {
     node_order_id: req.node_order_id,
     routing_version: version,
     side: req.side,
@@ -315,6 +316,8 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
     expected_slippage_bps: avg === null ? null : roundBps(slippageBps(sign * avg, midKey, bpu)),
     expected_cost_bps: planned > 0 ? roundBps(costQty / planned) : null,
   };
+  // Lot dust is closed by the one shared step after the sweep (sor-lots.ts has its own test).
+  return plan.unfilled_qty_1e8 > 0 ? closeLotDust(plan, req, views, o) : plan;
 }
 
 function notional(takes: readonly RefTake[]): bigint {

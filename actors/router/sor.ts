@@ -47,6 +47,7 @@ import {
   PQ_LIMBS,
   vwapE9,
 } from './sor-math.ts';
+import { closeLotDust } from './sor-lots.ts';
 import {
   constantCostOf,
   impactBps,
@@ -272,7 +273,9 @@ export class SmartOrderRouter {
       if (!droppedAny) break;
     }
 
-    return this.buildPlan(req, views, version, isMarket, requested);
+    const plan = this.buildPlan(req, views, version, isMarket, requested);
+    // Lot dust: what the sweep's lot rounding left over, closed when the lots allow (sor-lots.ts).
+    return plan.unfilled_qty_1e8 > 0 ? closeLotDust(plan, req, views, o) : plan;
   }
 
   /**

@@ -38,6 +38,18 @@ export interface BestSingleVenue {
   fee_bps: number;
 }
 
+/**
+ * The benchmark venue's exact book walk for `qty_1e8` (the requested qty): the sum of price x qty
+ * and the fees it would have charged, each fill rounded as the venue rounds. When given, savings
+ * are computed from it without the rounding of `avg_price_1e9` and `fee_bps`, so an order whose
+ * fills are exactly that walk saves exactly 0.
+ */
+export interface BenchmarkWalk {
+  pq: bigint;
+  qty_1e8: number;
+  fee_1e9: number;
+}
+
 export interface TcaInput {
   side: 'buy' | 'sell';
   /** requested qty */
@@ -48,6 +60,8 @@ export interface TcaInput {
   arrival_ts_ns: number;
   completed_ts_ns: number;
   best_single_venue: BestSingleVenue | null;
+  /** the benchmark's exact walk (see `BenchmarkWalk`); savings use it when present */
+  best_single_venue_walk?: BenchmarkWalk;
   /** consolidated spread at arrival in bps of the mid; negative (crossed) counts as 0 */
   arrival_spread_bps: number;
   /** prices are probabilities (1e9 = 100%) */
@@ -247,7 +261,18 @@ export function computeTca(input: TcaInput): TcaReport | undefined {
   let savingsUnits: bigint | null = null;
   let savingsUsd: bigint | null = null;
   const b = input.best_single_venue;
-  if (b !== null) {
+  const walk = input.best_single_venue_walk;
+  if (b !== null && walk !== undefined && walk.qty_1e8 > 0 && walk.pq > ZERO) {
+    // The benchmark scaled to the filled qty F: price pq_b x F / Qb, fee fee_b x F / Qb.
+    const Qb = BigInt(walk.qty_1e8);
+    const feeB = BigInt(walk.fee_1e9);
+    // bps: side x (pq_b F / Qb - M F) / (M F) = side x (pq_b - M Qb) / (M Qb); fee over its own notional.
+    const benchPrice = divRound(s * (walk.pq - M * Qb) * UNITS_PER_RATIO, M * Qb);
+    const benchFee = divRound(feeB * QTY_X_PRICE * UNITS_PER_RATIO, walk.pq * Q);
+    savingsUnits = benchPrice + benchFee - totalUnits;
+    // USD 1e9: [side x (pq_b F - PQ Qb) x Q / 1e17 + fee_b F - fees Qb] / Qb, one rounding.
+    savingsUsd = divRound(s * (walk.pq * F - PQ * Qb) * Q + (feeB * F - fees * Qb) * QTY_X_PRICE, Qb * QTY_X_PRICE);
+  } else if (b !== null) {
     const B = BigInt(b.avg_price_1e9);
     const benchFeeUnits = BigInt(Math.round(b.fee_bps * BPS_UNITS));
     const benchUnits = divRound(s * (B - M) * UNITS_PER_RATIO, M) + benchFeeUnits;

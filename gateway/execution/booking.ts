@@ -4,7 +4,7 @@ import type { ChildExecution } from '../../actors/edge/messages.ts';
 import type { VenueView } from '../../actors/router/sor-types.ts';
 import { parseSymbol } from '../../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { isTerminal } from '../../domain/orders.ts';
+import { isTerminal, publicOrder } from '../../domain/orders.ts';
 import { nowNs } from '../../domain/units.ts';
 import type { Logger } from '../../engine/actor.ts';
 import type { Storage } from '../../storage/index.ts';
@@ -80,6 +80,10 @@ export class Booking {
       order.updated_unix_ns = nowNs();
     } else if (order.filled_qty_1e8 === order.qty_1e8) {
       finish(order, 'COMPLETED', null, null);
+    } else if (!cancelled && (order.lot_remainder_1e8 ?? 0) > 0 && order.filled_qty_1e8 === order.qty_1e8 - order.lot_remainder_1e8!) {
+      // Everything a venue could be asked for filled: the order is complete, and says what its
+      // lots could not represent.
+      finish(order, 'COMPLETED', 'lot_rounding', `filled ${order.filled_qty_1e8} of ${order.qty_1e8}; the remaining ${order.lot_remainder_1e8} is smaller than the lot of every venue that trades ${order.symbol} and was not sent`);
     } else if (cancelled) {
       finish(order, 'CANCELLED', 'cancelled', `cancelled by client with ${order.filled_qty_1e8} of ${order.qty_1e8} filled`);
     } else if (order.filled_qty_1e8 > 0) {
@@ -116,7 +120,6 @@ export class Booking {
 
   emitOrder(order: OrderRecord): void {
     if (!this.events.wants('orders', order.client_id, order.mode)) return;
-    const { request_hash: _h, fill_ids: _f, mode: _m, idempotency_key: _k, ...event } = order;
-    this.events.publish('orders', order.client_id, order.mode, event);
+    this.events.publish('orders', order.client_id, order.mode, publicOrder(order));
   }
 }

@@ -1,4 +1,6 @@
-import type { VenueView } from '../../actors/router/sor-types.ts';
+import { isLotRemainder } from '../../actors/router/sor-lots.ts';
+import type { RoutingPlan, VenueView } from '../../actors/router/sor-types.ts';
+import type { OrderRecord } from '../../domain/orders.ts';
 import { BPS, notionalUsd1e9 } from '../../domain/units.ts';
 
 /**
@@ -42,16 +44,40 @@ export function legReservation(side: 'buy' | 'sell', limit_1e9: number, qty_1e8:
   return worst + Math.ceil((worst * feeBps) / BPS);
 }
 
-/** Where the unfilled remainder of a GTC limit order rests. */
+/** Where the unfilled remainder of a GTC limit order may rest, and that venue's sizing rules. */
 export interface RestingLeg {
   venue: string;
   edge_id: string;
+  /** The remainder in the venue's whole lots: the most this venue is offered. */
   qty_1e8: number;
   limit_price_1e9: number;
+  lot_1e8: number;
+  min_qty_1e8: number;
+  min_notional_1e9: number;
 }
 
 /**
- * The venues a GTC remainder may rest on, best first: online and credentialed (the forced venue
+ * The part of `want` a resting leg on this venue can take with `available` (quote 1e8 for a
+ * buy, base 1e8 for a sell) reserved as `legReservation` reserves it: whole lots, at least the
+ * venue's minimums, else 0.
+ */
+export function restingQty(leg: RestingLeg, side: 'buy' | 'sell', want: number, available: bigint, feeBps: number): number {
+  const lot = leg.lot_1e8;
+  let qty = Math.floor(Math.min(want, leg.qty_1e8) / lot) * lot;
+  if (side === 'sell') qty = Math.min(qty, Math.floor(Number(available) / lot) * lot);
+  else {
+    // A float estimate from above, then down by lots until the exact reservation fits.
+    const perUnit = (leg.limit_price_1e9 / 1e9) * (1 + Math.max(feeBps, 0) / BPS);
+    qty = Math.min(qty, Math.floor(Number(available) / perUnit / lot) * lot + lot);
+    while (qty > 0 && BigInt(legReservation(side, leg.limit_price_1e9, qty, feeBps)) > available) qty -= lot;
+  }
+  if (qty <= 0 || qty < leg.min_qty_1e8 || notionalUsd1e9(leg.limit_price_1e9, qty) < leg.min_notional_1e9) return 0;
+  return qty;
+}
+
+/**
+ * The venues a GTC remainder may rest on, best first (the remainder is split over them in this
+ * order when one venue's balance cannot take all of it): online and credentialed (the forced venue
  * only, when there is one), the lowest maker fee first, then the venue name. Each with the
  * remainder in whole lots and the limit on the venue's tick (a buy rounds down, a sell up: never
  * a worse price than the client's); venues where that falls below the minimum quantity or
@@ -72,7 +98,10 @@ export function restingCandidates(
     const price = side === 'buy' ? Math.floor(limit_1e9 / tick) * tick : Math.ceil(limit_1e9 / tick) * tick;
     const qty = Math.floor(remainder_1e8 / lot) * lot;
     if (price <= 0 || qty <= 0 || qty < v.rules.min_qty_1e8 || notionalUsd1e9(price, qty) < v.rules.min_notional_1e9) continue;
-    out.push({ venue: v.venue, edge_id: v.edge_id, qty_1e8: qty, limit_price_1e9: price, maker_bps: v.maker_bps });
+    out.push({
+      venue: v.venue, edge_id: v.edge_id, qty_1e8: qty, limit_price_1e9: price, maker_bps: v.maker_bps,
+      lot_1e8: lot, min_qty_1e8: v.rules.min_qty_1e8, min_notional_1e9: v.rules.min_notional_1e9,
+    });
   }
   out.sort((a, b) => a.maker_bps - b.maker_bps || (a.venue < b.venue ? -1 : a.venue > b.venue ? 1 : 0));
   return out.map(({ maker_bps: _m, ...leg }) => leg);
@@ -91,4 +120,15 @@ export function withParticipation(views: readonly VenueView[], participation_bps
     return out;
   };
   return views.map((v) => ({ ...v, bids_qty: share(v.bids_qty, v.bid_count), asks_qty: share(v.asks_qty, v.ask_count) }));
+}
+
+/**
+ * The part of the order no leg was sent for because it is smaller than the lot of every venue
+ * that could trade it (reported as lot rounding, docs/order-states.md); 0 when there is none.
+ */
+export function lotRemainder(order: OrderRecord, views: readonly VenueView[], plan: RoutingPlan): number {
+  let sent = 0;
+  for (const c of order.children) if (c.status !== 'rejected') sent += c.qty_1e8;
+  const rest = order.qty_1e8 - sent;
+  return sent > 0 && isLotRemainder(plan, views, rest) ? rest : 0;
 }

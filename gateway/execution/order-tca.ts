@@ -13,6 +13,7 @@ export function orderTca(order: OrderRecord, fills: readonly FillRecord[], views
   const nbboAsk = Math.min(Infinity, ...views.map((v) => (v.ask_count > 0 ? v.asks_px[0]! : Infinity)));
   const mid = order.arrival_mid_1e9 ?? 0;
   const spreadBps = nbboBid > 0 && Number.isFinite(nbboAsk) && mid > 0 ? ((nbboAsk - nbboBid) * BPS) / mid : 0;
+  const best = bestSingleVenue(views, order.side, order.qty_1e8, order.forced_venue);
   return (
     computeTca({
       side: order.side,
@@ -21,7 +22,8 @@ export function orderTca(order: OrderRecord, fills: readonly FillRecord[], views
       arrival_mid_1e9: mid,
       arrival_ts_ns: order.created_unix_ns,
       completed_ts_ns: Math.max(order.updated_unix_ns, started),
-      best_single_venue: bestSingleVenue(views, order.side, order.qty_1e8),
+      best_single_venue: best?.benchmark ?? null,
+      ...(best === null ? {} : { best_single_venue_walk: best.walk }),
       arrival_spread_bps: spreadBps,
     }) ?? null
   );

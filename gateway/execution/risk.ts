@@ -6,7 +6,8 @@ import type { RoutingPlan } from '../../actors/router/sor-types.ts';
 import { parseSymbol } from '../../domain/market.ts';
 import type { OrderRecord } from '../../domain/orders.ts';
 import { notionalUsd1e9 } from '../../domain/units.ts';
-import { legLimit, legReservation, type RestingLeg } from './legs.ts';
+import { fitRemainder, type LotHolder } from '../../actors/router/lot-fit.ts';
+import { legLimit, legReservation, restingQty, type RestingLeg } from './legs.ts';
 
 /** Admission after routing: [failure_class, reason] or undefined when the order may go. */
 export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, maxOrderNotionalUsd1e9: number): [string, string] | undefined {
@@ -26,8 +27,8 @@ export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, m
 }
 
 /**
- * Reserves on `ledger` what each leg of the plan may spend, then at most one resting leg for a
- * GTC remainder, and adds them to the order's children (a leg the balance cannot take as
+ * Reserves on `ledger` what each leg of the plan may spend, then resting legs for a GTC
+ * remainder, and adds them to the order's children (a leg the balance cannot take as
  * `rejected`). Returns each child's reservation, in the children's order.
  */
 export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: readonly RestingLeg[], ledger: Ledger): (number | false)[] {
@@ -61,18 +62,19 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
       venue_reported_cum_fee_1e9: 0,
     });
   }
-  // A GTC remainder rests on the first venue (lowest maker fee) whose balance takes it.
-  for (const leg of restable) {
-    const spec = edgeSpec(leg.edge_id)!;
-    const asset = order.side === 'buy' ? parts.quote : parts.base;
-    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, leg.qty_1e8, Math.max(spec.taker_bps, spec.maker_bps)));
+  // A GTC remainder rests on the venues in order (lowest maker fee first), each taking what its
+  // balance can, until all of it rests; lot dust left by that is fitted like the SOR's.
+  const asset = order.side === 'buy' ? parts.quote : parts.base;
+  const split = splitResting(order.side, order.qty_1e8 - plan.planned_qty_1e8, restable, (leg) => ledger.available(leg.venue, asset));
+  for (const { leg, qty } of split) {
+    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, qty, restingFeeBps(leg.edge_id)));
     if (reservation === false) continue;
     reservations.push(reservation);
     order.children.push({
       child_id: `${order.node_order_id}-${order.children.length + 1}`,
       venue: leg.venue,
       edge_id: leg.edge_id,
-      qty_1e8: leg.qty_1e8,
+      qty_1e8: qty,
       limit_price_1e9: leg.limit_price_1e9,
       time_in_force: 'gtc',
       filled_qty_1e8: 0,
@@ -81,7 +83,56 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
       fee_1e9: 0,
       venue_reported_cum_fee_1e9: 0,
     });
-    break;
   }
   return reservations;
+}
+
+interface RestingShare extends LotHolder {
+  leg: RestingLeg;
+  /** the most this venue's balance (and the remainder) lets it rest */
+  cap: number;
+}
+
+/**
+ * How much of `rest` each venue rests: greedy in the candidates' order, each up to what its
+ * available balance reserves, then lot dust fitted by moving whole lots between venues
+ * (lot-fit.ts). Pure apart from reading balances through `available`.
+ */
+export function splitResting(side: 'buy' | 'sell', rest: number, restable: readonly RestingLeg[], available: (leg: RestingLeg) => bigint): { leg: RestingLeg; qty: number }[] {
+  const shares: RestingShare[] = [];
+  let left = rest;
+  for (const leg of restable) {
+    const cap = restingQty(leg, side, rest, available(leg), restingFeeBps(leg.edge_id));
+    if (cap === 0) continue;
+    const least = Math.ceil(Math.max(leg.min_qty_1e8, leg.lot_1e8) / leg.lot_1e8) * leg.lot_1e8;
+    const take = left > 0 ? restingQty(leg, side, Math.min(left, cap), available(leg), restingFeeBps(leg.edge_id)) : 0;
+    shares.push({ leg, cap, lot: leg.lot_1e8, alloc: take, keep: least, least });
+    left -= take;
+  }
+  if (left > 0) {
+    const finestFirst = [...shares].sort((a, b) => a.lot - b.lot || (a.leg.venue < b.leg.venue ? -1 : a.leg.venue > b.leg.venue ? 1 : 0));
+    const fix = fitRemainder(finestFirst, left, (s, t) => s.alloc + t <= s.cap && restingQty(s.leg, side, s.alloc + t, available(s.leg), restingFeeBps(s.leg.edge_id)) === s.alloc + t);
+    if (fix !== undefined) {
+      fix.on.alloc += fix.add;
+      for (const [s, x] of fix.giveBack) s.alloc -= x;
+    }
+  }
+  return shares.filter((s) => s.alloc > 0).map((s) => ({ leg: s.leg, qty: s.alloc }));
+}
+
+/** A resting leg reserves for the larger fee: the part of it that crosses pays the taker rate. */
+function restingFeeBps(edgeId: string): number {
+  const spec = edgeSpec(edgeId)!;
+  return Math.max(spec.taker_bps, spec.maker_bps);
+}
+
+/**
+ * Why an order whose legs could not be reserved is rejected, in the words of what happened: the
+ * plan's legs were sized on balances that concurrent orders reserved first, or no venue's
+ * available balance could take the part that was to rest.
+ */
+export function unreservedReason(order: OrderRecord, plan: RoutingPlan): string {
+  if (plan.allocations.length > 0) return 'the balances the plan was sized on were reserved by concurrent orders first';
+  const rest = order.qty_1e8 - plan.planned_qty_1e8;
+  return `no venue that can rest the order has the available balance for any part of its ${rest} (qty_1e8) at the limit`;
 }

@@ -23,13 +23,18 @@ import { finish, newOrder } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
 import { RestingLegs } from './resting-legs.ts';
 import { SlicedExecution } from './sliced-execution.ts';
-import { admit, reserveLegs } from './risk.ts';
+import { admit, reserveLegs, unreservedReason } from './risk.ts';
+import { lotRemainder } from './legs.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
+import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
 
 export { requestHash } from './idempotency.ts';
+
+/** The working orders a venue view looks at, at most (the working set is bounded by the client's own flow). */
+const MAX_VENUE_VIEW_ORDERS = 10_000;
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
 
 /**
@@ -222,6 +227,12 @@ export class ExecutionService {
     return this.storage.orders.getOrder(principal.client_id, principal.mode, id) ?? order;
   }
 
+  /** What the venues show of the account's working orders (`GET /v1/orders` venue_view). */
+  venueView(client: string, mode: Mode): Promise<VenueOrdersView> {
+    const open = this.storage.orders.listOrders(client, mode, { limit: MAX_VENUE_VIEW_ORDERS, openOnly: true }).orders;
+    return venueOrdersView(this.endpoint, this.credentialedVenues(client, mode), open);
+  }
+
   /** Kill switch: nothing new is admitted (see `submit`); armed orders and resting legs are cancelled. */
   async haltAll(): Promise<void> {
     for (const order of this.storage.orders.openOrders()) {
@@ -290,8 +301,9 @@ export class ExecutionService {
     // Pre-trade risk: reserve what each leg may spend, now, synchronously: a concurrent order
     // planned on the same balances cannot reserve them twice.
     const reservations = reserveLegs(order, plan, restable, ledger);
+    order.lot_remainder_1e8 = lotRemainder(order, views, plan);
     if (order.children.every((c) => c.status === 'rejected')) {
-      finish(order, 'REJECTED', 'insufficient_balance', 'balances were reserved by concurrent orders');
+      finish(order, 'REJECTED', 'insufficient_balance', unreservedReason(order, plan));
       await this.booking.persist(order);
       this.storage.orders.putClientOrderId(order);
       this.booking.emitOrder(order);

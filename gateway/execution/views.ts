@@ -5,8 +5,9 @@ import type { Ledger } from '../../actors/ledger/ledger.ts';
 import type { BookEntry } from '../../actors/market/directory.ts';
 import { edgeKey } from '../../actors/market/directory.ts';
 import type { VenueStats, VenueView } from '../../actors/router/sor-types.ts';
-import type { BestSingleVenue } from '../../actors/tca/tca.ts';
+import type { BenchmarkWalk, BestSingleVenue } from '../../actors/tca/tca.ts';
 import { parseSymbol } from '../../domain/market.ts';
+import { venueFee1e9 } from '../../domain/units.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 import type { FeeRates } from './fee-tiers.ts';
 
@@ -127,30 +128,39 @@ function levelsOf(flat: number[]): { px: Float64Array; qty: Float64Array; count:
 }
 
 /**
- * The TCA benchmark: the cheapest single venue (price plus taker fee) that could have filled the
- * whole order alone from its book at arrival; null when none could.
+ * The TCA benchmark: the cheapest single venue (price plus taker fee) the order could have used
+ * alone (listed, online, credentialed, the forced venue when there is one) that could have
+ * filled the whole order from its book at arrival; null when none could. `walk` is that venue's
+ * exact book walk with each level's fee rounded as the venue rounds a fill's, so an order that
+ * filled exactly that walk saves exactly 0.
  */
-export function bestSingleVenue(views: readonly VenueView[], side: 'buy' | 'sell', qty_1e8: number): BestSingleVenue | null {
-  let best: BestSingleVenue | null = null;
-  let bestCost = Infinity;
+export function bestSingleVenue(views: readonly VenueView[], side: 'buy' | 'sell', qty_1e8: number, forced: string | null = null): { benchmark: BestSingleVenue; walk: BenchmarkWalk } | null {
+  let best: { benchmark: BestSingleVenue; walk: BenchmarkWalk } | null = null;
+  let bestCost = 0n;
   for (const v of views) {
-    if (!v.online) continue;
+    if (!v.listed || !v.online || !v.has_credentials || (forced !== null && v.venue !== forced)) continue;
     const px = side === 'buy' ? v.asks_px : v.bids_px;
     const qty = side === 'buy' ? v.asks_qty : v.bids_qty;
     const count = side === 'buy' ? v.ask_count : v.bid_count;
     let left = qty_1e8;
-    let notional = 0n;
+    let pq = 0n;
+    let fee = 0;
     for (let i = 0; i < count && left > 0; i++) {
       const take = Math.min(left, qty[i]!);
-      notional += BigInt(px[i]!) * BigInt(take);
+      if (take <= 0) continue;
+      pq += BigInt(px[i]!) * BigInt(take);
+      fee += venueFee1e9(px[i]!, take, v.taker_bps);
       left -= take;
     }
     if (left > 0) continue;
-    const avg = Number(notional / BigInt(qty_1e8));
-    const cost = side === 'buy' ? avg * (1 + v.taker_bps / 10_000) : -avg * (1 - v.taker_bps / 10_000);
-    if (cost < bestCost) {
+    // All-in cost in USD 1e9 x 1e8 (exact): a buy pays price and fee, a sell receives price less fee.
+    const cost = side === 'buy' ? pq + BigInt(fee) * 100_000_000n : -pq + BigInt(fee) * 100_000_000n;
+    if (best === null || cost < bestCost) {
       bestCost = cost;
-      best = { venue: v.venue, avg_price_1e9: avg, fee_bps: v.taker_bps };
+      best = {
+        benchmark: { venue: v.venue, avg_price_1e9: Number(pq / BigInt(qty_1e8)), fee_bps: v.taker_bps },
+        walk: { pq, qty_1e8, fee_1e9: fee },
+      };
     }
   }
   return best;

@@ -33,9 +33,7 @@ const Constraints = Type.Object(
   { $id: 'OrderConstraintsRest', additionalProperties: false },
 );
 
-export const OrderRequestSchema = Type.Object(
-  {
-    client_order_id: Id,
+const orderRequestFields = {
     symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     instrument: Type.Optional(
       Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }), type: Type.Optional(Type.String({ enum: ['spot', 'perp'] })) }, { additionalProperties: false }),
@@ -44,13 +42,16 @@ export const OrderRequestSchema = Type.Object(
     qty_1e8: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }),
     order_type: Type.String({ enum: ['market', 'limit'] }),
     limit_price_1e9: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 })),
-    time_in_force: Type.Optional(Type.String({ enum: ['ioc', 'gtc', 'fok'], description: 'market defaults to ioc, limit to gtc (gtc not yet supported: rejected)' })),
+    time_in_force: Type.Optional(Type.String({ enum: ['ioc', 'gtc', 'fok'], description: 'market defaults to ioc, limit to gtc (what does not cross rests on the venues)' })),
     venue: Type.Optional(Type.String({ enum: [...VENUES], description: 'forces single-venue execution' })),
     constraints: Type.Optional(Type.Union([Constraints, Type.Null()])),
     start_armed: Type.Optional(Type.Boolean({ description: 'park as an armed graph until POST /v1/execution_graphs/{graph_id}/activate' })),
-  },
-  { $id: 'OrderRequest', additionalProperties: false },
-);
+};
+
+export const OrderRequestSchema = Type.Object({ client_order_id: Id, ...orderRequestFields }, { $id: 'OrderRequest', additionalProperties: false });
+
+/** A preview places nothing, so it needs no idempotency key: `client_order_id` is accepted and ignored. */
+const OrderPreviewRequestSchema = Type.Object({ client_order_id: Type.Optional(Id), ...orderRequestFields }, { $id: 'OrderPreviewRequest', additionalProperties: false });
 
 const OrderRest = Type.Object(
   {
@@ -150,7 +151,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Size-aware fee, slippage and landed cost from the same router, without placing',
       tags,
       auth: 'bearer',
-      body: OrderRequestSchema,
+      body: OrderPreviewRequestSchema,
       responses: { 200: { description: 'The routing plan and landed cost' } },
       handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), req.body as OrderRequest) }),
     },
@@ -163,7 +164,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       query: ListQuery,
       responses: { 200: { description: 'ListOrdersResp' } },
-      handler: (req) => {
+      handler: async (req) => {
         const p = principalOf(req);
         const q = req.query as Static<typeof ListQuery>;
         const limit = q.limit ?? 100;
@@ -191,8 +192,11 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
             : unfiltered && openOnly
               ? store().countOpen(p.client_id, p.mode)
               : store().countOrders(p.client_id, p.mode, (o) => filter(o) && (!openOnly || !isTerminal(o.status)));
-        const counts: Record<string, number> = {};
-        for (const o of page.orders) counts[o.status] = (counts[o.status] ?? 0) + 1;
+        // Counts by status over the whole listing scope (symbol and history filters apply; the
+        // status filter, the page and the limit do not), so limit=0 reads just the counts.
+        const counts = unfiltered
+          ? store().countByStatus(p.client_id, p.mode)
+          : store().countByStatusWhere(p.client_id, p.mode, (o) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status)));
         return {
           status: 200,
           body: {
@@ -206,7 +210,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
             offset: q.offset ?? null,
             sources: [{ source: q.history === true || (status !== undefined && status !== 'open') ? 'history_db' : 'engine', complete: true }],
             counts,
-            venue_view: null,
+            // The live venue merge is in scope on a live account's first page without a symbol filter.
+            venue_view: p.mode === 'live' && q.symbol === undefined && q.after === undefined && (q.offset ?? 0) === 0 ? await execution().venueView(p.client_id, p.mode) : null,
           },
         };
       },

@@ -131,9 +131,13 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     await fund(token);
     const empty = await list(token);
     assert.deepEqual(
-      { ...empty, sources: undefined },
-      { scope: 'client', region: 'global', orders: [], total: 0, limit: 100, has_more: false, next_cursor: null, offset: null, sources: undefined, counts: {}, venue_view: null },
+      { ...empty, sources: undefined, venue_view: undefined },
+      { scope: 'client', region: 'global', orders: [], total: 0, limit: 100, has_more: false, next_cursor: null, offset: null, sources: undefined, counts: {}, venue_view: undefined },
     );
+    // A live account's first page without a symbol filter carries the venue merge (spec).
+    const view = empty.venue_view as { all_succeeded: boolean; venues: { venue: string; ok: boolean; resting_child_ids: string[] }[] };
+    assert.equal(view.all_succeeded, true, JSON.stringify(view));
+    assert.ok(view.venues.length >= 1 && view.venues.every((v) => v.ok && v.resting_child_ids.length === 0), JSON.stringify(view));
 
     // A mix: market orders on two symbols, armed ones, rejected ones.
     const ids: string[] = [];
@@ -169,6 +173,19 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     const expectedCounts: Record<string, number> = {};
     for (const o of all.orders) expectedCounts[o.status] = (expectedCounts[o.status] ?? 0) + 1;
     assert.deepEqual(all.counts, expectedCounts, 'counts by status');
+    // Counts cover the whole listing, not the page: limit=0 reads just them.
+    const countsOnly = await list(token, '?limit=0');
+    assert.deepEqual(countsOnly.orders, []);
+    assert.deepEqual(countsOnly.counts, expectedCounts, 'counts with limit=0');
+    assert.deepEqual((await list(token, '?limit=1&status=REJECTED')).counts, expectedCounts, 'counts ignore the status filter and the page');
+    // The venue view shows the resting legs the venues hold; never on later pages or with a symbol filter.
+    const merged = all.venue_view as { all_succeeded: boolean; venues: { resting_child_ids: string[]; missing_on_venue: string[] }[] };
+    assert.equal(merged.all_succeeded, true);
+    const restingLegs = all.orders.filter((o) => o.status === 'ACTIVE').flatMap((o) => (o.children as unknown as { child_id: string; status: string }[]).filter((c) => c.status === 'resting').map((c) => c.child_id));
+    assert.deepEqual(merged.venues.flatMap((v) => v.resting_child_ids).sort(), restingLegs.sort(), 'the venues show the resting legs');
+    assert.deepEqual(merged.venues.flatMap((v) => v.missing_on_venue), []);
+    assert.equal((await list(token, '?symbol=BTC-USDT')).venue_view, null);
+    assert.equal((await list(token, `?limit=1&after=${encodeURIComponent(String((await list(token, '?limit=1')).next_cursor))}`)).venue_view, null);
     assert.ok(Array.isArray(all.sources) && all.sources.length > 0, 'sources present');
     for (const o of all.orders) {
       assert.ok(STATUSES.includes(o.status), o.status);
@@ -323,6 +340,11 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     // A sell previews proceeds minus fees.
     const sell = await call<{ plan: any; landed_cost_1e9: number }>(base, 'POST', '/v1/orders/preview', { token, body: market('preview-3', { side: 'sell' }) });
     assert.equal(sell.body.landed_cost_1e9, sell.body.plan.expected_notional_1e9 - sell.body.plan.expected_fee_1e9);
+    // A preview places nothing, so it needs no client_order_id.
+    const { client_order_id: _unused, ...anonymous } = market('preview-5', { qty_1e8: 50_000_000 });
+    const bare = await call<{ plan: any }>(base, 'POST', '/v1/orders/preview', { token, body: anonymous });
+    assert.equal(bare.status, 200, JSON.stringify(bare.body));
+    assert.ok(bare.body.plan.planned_qty_1e8 > 0);
     // Nothing was created or reserved; the client_order_id is still free.
     assert.equal((await list(token)).total, before.orders);
     assert.deepEqual(await book(), before.positions);

@@ -361,14 +361,27 @@ describe('sor: venue minimums and residual absorption (rule 4)', () => {
     assert.equal(p.unfilled_qty_1e8, 0);
   });
 
-  it('leaves the residual unfilled when no survivor has headroom', () => {
-    // a has only 1.0 in total: b's 0.2 cannot be absorbed.
-    const aShallow = venue('a', { asks: [[10001, 1]], min_qty: 0.5 });
+  it('leaves the residual unfilled when no survivor has headroom and none can give back', () => {
+    // a has only 1.0 in total and must keep all of it (min 1.0): b's 0.2 cannot be absorbed,
+    // and b cannot come back at its minimum 0.5 because a cannot give back 0.3.
+    const aShallow = venue('a', { asks: [[10001, 1]], min_qty: 1 });
     const p = plan(bare, order({ qty: 1.2 }), [aShallow, b]);
     assert.deepEqual(children(p), [['a', 1, [[10001, 1, 1]]]]);
     assert.equal(p.planned_qty_1e8, u(1));
     assert.equal(p.unfilled_qty_1e8, u(0.2));
     assert.equal(candidate(p, 'b').reason, 'below_min_qty');
+  });
+
+  it('brings a dropped venue back at its minimum when another can give back the difference (sor-lots.ts)', () => {
+    // a has only 1.0 (min 0.5): b comes back with its minimum 0.5 and a gives back 0.3 of its
+    // level, so the order is planned for all of its 1.2.
+    const aShallow = venue('a', { asks: [[10001, 1]], min_qty: 0.5 });
+    const p = plan(bare, order({ qty: 1.2 }), [aShallow, b]);
+    assert.equal(p.planned_qty_1e8, u(1.2));
+    assert.equal(p.unfilled_qty_1e8, 0);
+    assert.deepEqual(children(p).map(([venue, qty]) => [venue, qty]), [['a', 0.7], ['b', 0.5]]);
+    assert.equal(candidate(p, 'b').reason, null);
+    assert.equal(candidate(p, 'b').allocated_qty_1e8, u(0.5));
   });
 
   it('drops a venue below min_notional', () => {

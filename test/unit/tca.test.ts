@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bpsToUnits, computeTca, divRound, tcaInputError, type TcaFill, type TcaInput, type TcaReport } from '../../actors/tca/tca.ts';
+import type { VenueView } from '../../actors/router/sor-types.ts';
+import { venueFee1e9 } from '../../domain/units.ts';
+import { bestSingleVenue } from '../../gateway/execution/views.ts';
 
 const USD = 1_000_000_000;
 const BTC = 100_000_000;
@@ -292,5 +295,43 @@ describe('tca: other cases', () => {
     assert.equal(divRound(-4n, 3n), -1n);
     assert.equal(divRound(5n, 3n), 2n);
     assert.equal(divRound(-5n, 3n), -2n);
+  });
+});
+
+describe('tca: the benchmark walk (exact savings, eligible venues only)', () => {
+  // A venue's ask side: 0.3 @ 100,010.00000001 and 0.5 @ 100,020.33333333 (odd prices, so the
+  // floored average price and the per-level fee rounding both lose something).
+  const px = [100_010 * USD + 10, 100_020 * USD + 333_333_333];
+  const qt = [30_000_000, 50_000_000];
+  const view = (venue: string, creds: boolean): VenueView => ({
+    venue, edge_id: `venue-edge-${venue}`, listed: true, online: true, last_update_ns: 0, has_credentials: creds,
+    base_available_1e8: 0, quote_available_1e8: 0,
+    asks_px: Float64Array.from(px), asks_qty: Float64Array.from(qt), ask_count: 2,
+    bids_px: new Float64Array(0), bids_qty: new Float64Array(0), bid_count: 0,
+    maker_bps: 7, taker_bps: 7, latency_ms: 10,
+    rules: { tick_1e9: 1, lot_1e8: 1, min_qty_1e8: 1, min_notional_1e9: 0 },
+  });
+
+  it('an order that filled exactly the best venue\'s walk saves exactly 0 (bps and USD)', () => {
+    const best = bestSingleVenue([view('okx', true)], 'buy', 70_000_000);
+    assert.ok(best !== null);
+    const fills = [
+      f('okx', 30_000_000, px[0]!, venueFee1e9(px[0]!, 30_000_000, 7), 1),
+      f('okx', 40_000_000, px[1]!, venueFee1e9(px[1]!, 40_000_000, 7), 2),
+    ];
+    const r = tca({ ...buyExample, qty_1e8: 70_000_000, fills, best_single_venue: best.benchmark, best_single_venue_walk: best.walk });
+    assert.equal(r.savings_usd_1e9, 0);
+    assert.equal(r.savings_vs_best_single_venue_bps, 0);
+    // Without the walk, the floored average and the fee rate lose a little: not exactly 0.
+    const rough = tca({ ...buyExample, qty_1e8: 70_000_000, fills, best_single_venue: best.benchmark });
+    assert.notEqual(rough.savings_usd_1e9, 0);
+  });
+
+  it('the benchmark is never a venue the order could not use (no credentials, or not the forced venue)', () => {
+    // kraken shows the better book but the client has no credentials there.
+    const cheaper = { ...view('kraken', false), asks_px: Float64Array.from(px.map((p) => p - 5 * USD)) };
+    assert.equal(bestSingleVenue([cheaper, view('okx', true)], 'buy', 70_000_000)?.benchmark.venue, 'okx');
+    assert.equal(bestSingleVenue([cheaper], 'buy', 70_000_000), null);
+    assert.equal(bestSingleVenue([view('okx', true), view('bybit', true)], 'buy', 70_000_000, 'bybit')?.benchmark.venue, 'bybit');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * SOR decision latency (issue 4): SmartOrderRouter.route() (actors/router/sor.ts) for one market
+ * SOR decision latency (issue 4): SmartOrderRouter.route() (execution/sor/sor.ts) for one market
  * order against 10 venues x 50 levels, routing versions 1 and 3, four order sizes; against the
- * reference router (actors/router/sor-reference.ts: every level an object, Array.sort by cost,
+ * reference router (execution/sor/sor-reference.ts: every level an object, Array.sort by cost,
  * BigInt balances, re-sort after every take in v3) in the same run.
  *
  *   SNAPSHOTS seeded BTC-USDT markets, built before timing: the 10 simulated edges listing the
@@ -23,8 +23,8 @@
  * ~100-1000x slower), and its plans must equal the fast ones or the run fails.
  * Target (issue 4): p50 < 20 µs for 10 venues x 50 levels.
  */
-import { SmartOrderRouter, type RouteRequest, type RoutingVersion, type VenueView } from '../actors/router/sor.ts';
-import { referenceRoute } from '../actors/router/sor-reference.ts';
+import { SmartOrderRouter, type RouteRequest, type RoutingVersion, type VenueView } from '../execution/sor/sor.ts';
+import { referenceRoute } from '../execution/sor/sor-reference.ts';
 import { edgesListing, rulesOf } from '../actors/edge/sim/catalog.ts';
 import { mulberry32 } from '../actors/edge/sim/rng.ts';
 import { percentile, runIfMain, target, type BenchResult } from './lib/results.ts';

@@ -2,11 +2,11 @@ import type { Logger } from '../engine/actor.ts';
 import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
 import type { TicketStore } from './auth/tickets.ts';
-import type { KillSwitch } from './kill-switch.ts';
+import type { KillSwitch } from '../execution/kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
 import type { SseHub } from './http/sse.ts';
-import type { ExecutionConfig, ExecutionService } from './execution/service.ts';
+import type { ExecutionConfig, ExecutionService } from '../execution/service.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {

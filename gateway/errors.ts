@@ -3,6 +3,10 @@
  * `{error: {code, message, request_id, details}}`, with `details` one `{field, message}` per
  * validation problem and empty otherwise.
  */
+import { ExecutionRefusal, ResultCode } from '../execution/result-codes.ts';
+
+export { ExecutionRefusal };
+
 export interface FieldError {
   field: string;
   message: string;
@@ -44,6 +48,27 @@ export const Errors = {
   internal: () => new ApiError(500, 'INTERNAL', 'internal error'),
   unavailable: (code: string, message: string) => new ApiError(503, code, message),
 } as const;
+
+/**
+ * The envelope of each execution result code (execution/result-codes.ts): the engine answers
+ * codes, and this table is the one place they become HTTP statuses and the spec's error codes.
+ */
+export function fromRefusal(r: ExecutionRefusal): ApiError {
+  switch (r.code) {
+    case ResultCode.INVALID_FIELD:
+      return Errors.validation([{ field: r.field ?? 'body', message: r.message }]);
+    case ResultCode.UNKNOWN_SYMBOL:
+    case ResultCode.ORDER_NOT_FOUND:
+    case ResultCode.GRAPH_NOT_FOUND:
+      return Errors.notFound(r.message);
+    case ResultCode.IDEMPOTENCY_CONFLICT:
+      return Errors.conflict('IDEMPOTENCY_CONFLICT', r.message);
+    case ResultCode.GRAPH_NOT_ARMED:
+      return Errors.conflict('GRAPH_NOT_ARMED', r.message);
+    case ResultCode.DISPATCH_HALTED:
+      return Errors.unavailable('DISPATCH_HALTED', r.message);
+  }
+}
 
 export function errorBody(err: ApiError, requestId: string): string {
   return JSON.stringify({

@@ -1,4 +1,4 @@
-import type { Tier } from '../gateway/rate-limit/tiers.ts';
+import type { Tier } from '../domain/tiers.ts';
 import type { Databases } from './database.ts';
 
 export interface ClientProfile {

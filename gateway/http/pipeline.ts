@@ -3,7 +3,7 @@ import type { Logger } from '../../engine/actor.ts';
 import type { RequestLogLine } from '../../engine/log.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
-import { ApiError, errorBody, Errors } from '../errors.ts';
+import { ApiError, errorBody, Errors, ExecutionRefusal, fromRefusal } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
 import type { HttpRequest, HttpResponse } from '../uws.ts';
@@ -272,7 +272,8 @@ export class HttpPipeline {
     this.respond(exchange, reply.status, body, reply.headers);
   }
 
-  private fail(exchange: Exchange, err: unknown): void {
+  private fail(exchange: Exchange, failure: unknown): void {
+    const err = failure instanceof ExecutionRefusal ? fromRefusal(failure) : failure;
     if (err instanceof ApiError) {
       this.respond(exchange, err.status, errorBody(err, exchange.requestId), err.headers);
       return;

@@ -3,8 +3,9 @@
  * Limits). `free` is fixed by the spec; the others are our profile values. A profile may carry
  * its own `rate_limit_qps`, which wins over the tier default.
  */
-export const TIERS = ['free', 'paid', 'pro', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
+import type { Tier } from '../../domain/tiers.ts';
+
+export { isTier, TIERS, type Tier } from '../../domain/tiers.ts';
 
 export const TIER_QPS: Readonly<Record<Tier, number>> = {
   free: 5,
@@ -15,7 +16,3 @@ export const TIER_QPS: Readonly<Record<Tier, number>> = {
 
 /** The operator is effectively unlimited: its bucket is never consulted. */
 export const OPERATOR_CLIENT_ID = 'operator';
-
-export function isTier(value: unknown): value is Tier {
-  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
-}

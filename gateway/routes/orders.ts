@@ -5,7 +5,7 @@ import { VENUES } from '../../domain/market.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
-import type { OrderRequest } from '../execution/service.ts';
+import type { OrderRequest } from '../../execution/service.ts';
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
 

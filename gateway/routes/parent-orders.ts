@@ -11,7 +11,7 @@ import type { OrderConstraints, OrderRecord, OrderStatus } from '../../domain/or
 import type { Principal } from '../auth/principal.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
-import type { OrderRequest } from '../execution/service.ts';
+import type { OrderRequest } from '../../execution/service.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 
 export const PARENT_STATUSES = ['ACCEPTED', 'RUNNING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;

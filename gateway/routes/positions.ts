@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { INSTRUMENT_KINDS, type InstrumentKind } from '../../actors/ledger/ledger.ts';
+import { INSTRUMENT_KINDS, type InstrumentKind } from '../../execution/ledger/ledger.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FeeTierInfo } from '../../actors/edge/messages.ts';
 import { edgeSpec, edgesOfVenue } from '../../actors/edge/sim/catalog.ts';
-import { FeeTiers } from '../../gateway/execution/fee-tiers.ts';
+import { FeeTiers } from '../../execution/fee-tiers.ts';
 import { call, startTestService, type TestService, until } from '../helpers/service.ts';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Ledger, type LedgerRow, type MarkFn, type SpotFill } from '../../actors/ledger/ledger.ts';
+import { Ledger, type LedgerRow, type MarkFn, type SpotFill } from '../../execution/ledger/ledger.ts';
 
 const VENUES = ['binance', 'kraken'] as const;
 const SYMBOLS = ['BTC-USDT', 'ETH-USDT', 'ETH-BTC', 'BTC-USD', 'SOL-EUR'] as const;

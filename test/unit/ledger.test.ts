@@ -1,5 +1,5 @@
 /**
- * Positions ledger (actors/ledger/ledger.ts): hand-computed cases with the arithmetic in the
+ * Positions ledger (execution/ledger/ledger.ts): hand-computed cases with the arithmetic in the
  * comments. Properties (conservation, reservations, replay, snapshots) are in
  * ledger-properties.test.ts. Units: qty_1e8, price_1e9, usd_1e9.
  */
@@ -18,7 +18,7 @@ import {
   type LedgerRow,
   type MarkFn,
   type SpotFill,
-} from '../../actors/ledger/ledger.ts';
+} from '../../execution/ledger/ledger.ts';
 
 const USD = 1_000_000_000; // $1 in usd_1e9 / price_1e9
 const UNIT = 100_000_000; // 1 in qty_1e8

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { legLimit, legReservation, MARKET_PROTECTION_BPS, withParticipation } from '../../gateway/execution/legs.ts';
-import { route } from '../../actors/router/sor.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
+import { legLimit, legReservation, MARKET_PROTECTION_BPS, withParticipation } from '../../execution/legs.ts';
+import { route } from '../../execution/sor/sor.ts';
+import type { VenueView } from '../../execution/sor/sor-types.ts';
 
 const PX = 100_000_000_000_000; // 100,000.00 in 1e9
 const TICK = 10_000_000; // 0.01

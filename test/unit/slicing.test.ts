@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OrderRecord } from '../../domain/orders.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import { isSliced, roundUpToLots, sliceInterval, sliceQty } from '../../gateway/execution/slicing.ts';
+import type { VenueView } from '../../execution/sor/sor-types.ts';
+import { isSliced, roundUpToLots, sliceInterval, sliceQty } from '../../execution/slicing.ts';
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({ time_in_force: 'ioc', constraints: null, ...over }) as OrderRecord;
 

@@ -1,5 +1,5 @@
 /**
- * Exact quantities (actors/router/sor-lots.ts): a market order whose quantity the venues' lots
+ * Exact quantities (execution/sor/sor-lots.ts): a market order whose quantity the venues' lots
  * can represent is planned for exactly that quantity.
  *
  *   1. the newcomer's case: a 3 BTC buy over three balance-bound venues with lots 1, 100 and
@@ -14,10 +14,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SmartOrderRouter, type RouteRequest, type VenueView } from '../../actors/router/sor.ts';
-import { referenceRoute } from '../../actors/router/sor-reference.ts';
-import { isLotRemainder } from '../../actors/router/sor-lots.ts';
-import { centiBps } from '../../actors/router/sor-math.ts';
+import { SmartOrderRouter, type RouteRequest, type VenueView } from '../../execution/sor/sor.ts';
+import { referenceRoute } from '../../execution/sor/sor-reference.ts';
+import { isLotRemainder } from '../../execution/sor/sor-lots.ts';
+import { centiBps } from '../../execution/sor/sor-math.ts';
 
 const NOW = 1_000_000_000_000_000;
 const MID = 100_000_000_000; // $100

@@ -1,5 +1,5 @@
 /**
- * The router's exact integer helpers (actors/router/sor-math.ts) against BigInt, on random
+ * The router's exact integer helpers (execution/sor/sor-math.ts) against BigInt, on random
  * inputs over the whole safe-integer range and on the edges (0, 2^53 - 1, exact multiples).
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ import {
   pqDivE9,
   PQ_LIMBS,
   vwapE9,
-} from '../../actors/router/sor-math.ts';
+} from '../../execution/sor/sor-math.ts';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const E9 = 1_000_000_000n;

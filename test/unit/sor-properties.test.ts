@@ -4,7 +4,7 @@
  * market and limit, forced venues, versions 1-3.
  *
  *   1. differential: the fast router's plan deep-equals the reference router's (objects,
- *      Array.sort, BigInt; actors/router/sor-reference.ts), with ONE fast router reused across
+ *      Array.sort, BigInt; execution/sor/sor-reference.ts), with ONE fast router reused across
  *      every run so stale scratch would show;
  *   2. invariants of every plan: quantities add up (planned <= requested, planned + unfilled =
  *      requested by definition), no level over its displayed depth, no venue over its balance
@@ -20,9 +20,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SmartOrderRouter, type RouteRequest, type RoutingPlan, type VenueView } from '../../actors/router/sor.ts';
-import { referenceRoute } from '../../actors/router/sor-reference.ts';
-import { centiBps } from '../../actors/router/sor-math.ts';
+import { SmartOrderRouter, type RouteRequest, type RoutingPlan, type VenueView } from '../../execution/sor/sor.ts';
+import { referenceRoute } from '../../execution/sor/sor-reference.ts';
+import { centiBps } from '../../execution/sor/sor-math.ts';
 
 const NOW = 1_000_000_000_000_000;
 const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
@@ -188,7 +188,7 @@ function checkInvariants({ req, views }: Market, p: RoutingPlan): void {
     if (isBuy) {
       assert.ok(spend <= BigInt(view.quote_available_1e8), 'quote overspent');
       // Stronger: the child is affordable at its cap (the venue locks cap x qty), fee reserve
-      // included, exactly as the order actor reserves it (gateway/execution/risk.ts `reserveLegs`).
+      // included, exactly as the order actor reserves it (execution/risk.ts `reserveLegs`).
       const locked = (BigInt(a.limit_price_1e9) * BigInt(a.qty_1e8) + 999_999_999n) / 1_000_000_000n;
       const feeBps = BigInt(Math.max(0, view.taker_bps, view.maker_bps));
       assert.ok(locked + (locked * feeBps + 9_999n) / 10_000n <= BigInt(view.quote_available_1e8), 'child not affordable at its cap');

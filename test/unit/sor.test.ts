@@ -1,5 +1,5 @@
 /**
- * Smart order router (actors/router/sor.ts): hand-computed plans, one rule at a time (spec,
+ * Smart order router (execution/sor/sor.ts): hand-computed plans, one rule at a time (spec,
  * "Smart order routing rules"). Every case states the arithmetic in its comments.
  *
  * Conventions of these cases: the arrival mid is 100.00, so a price of 100.0x is x bps of
@@ -17,8 +17,8 @@ import {
   type RoutingPlan,
   type VenueStats,
   type VenueView,
-} from '../../actors/router/sor.ts';
-import { referenceRoute } from '../../actors/router/sor-reference.ts';
+} from '../../execution/sor/sor.ts';
+import { referenceRoute } from '../../execution/sor/sor-reference.ts';
 
 const NOW = 1_000_000_000_000_000; // ns; below 2^53 so ages are exact
 const MID = 100_000_000_000; // 100.00

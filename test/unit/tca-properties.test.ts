@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bpsToUnits, computeTca, type TcaFill, type TcaInput, type TcaReport } from '../../actors/tca/tca.ts';
+import { bpsToUnits, computeTca, type TcaFill, type TcaInput, type TcaReport } from '../../execution/tca/tca.ts';
 
 const T0 = 1_700_000_000_000_000_000;
 const MID = 100_000_000_000_000; // 100,000 in price_1e9

@@ -1,13 +1,13 @@
 /**
- * TCA (actors/tca/tca.ts): hand-computed reports, arithmetic in the comments. "units" are 1e-4
+ * TCA (execution/tca/tca.ts): hand-computed reports, arithmetic in the comments. "units" are 1e-4
  * bps, the integers every bps figure is computed in. Properties are in tca-properties.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bpsToUnits, computeTca, divRound, tcaInputError, type TcaFill, type TcaInput, type TcaReport } from '../../actors/tca/tca.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
+import { bpsToUnits, computeTca, divRound, tcaInputError, type TcaFill, type TcaInput, type TcaReport } from '../../execution/tca/tca.ts';
+import type { VenueView } from '../../execution/sor/sor-types.ts';
 import { venueFee1e9 } from '../../domain/units.ts';
-import { bestSingleVenue } from '../../gateway/execution/views.ts';
+import { bestSingleVenue } from '../../execution/views.ts';
 
 const USD = 1_000_000_000;
 const BTC = 100_000_000;

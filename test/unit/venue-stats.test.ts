@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VenueStatsTracker } from '../../actors/router/venue-stats.ts';
+import { VenueStatsTracker } from '../../execution/sor/venue-stats.ts';
 
 const PX = 100_000_000_000_000; // 100,000.00
 const leg = (over: Partial<Parameters<VenueStatsTracker['onLeg']>[0]> = {}) => ({

@@ -1,14 +1,14 @@
 // The legs' answers and the resting (GTC) legs: whether a leg rests on its venue's book or its
 // order settles once every leg has answered; a resting leg's maker fills and its cancel on the
 // venue. Booking, settling and committing are `Booking`'s.
-import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
-import { edgeKey } from '../../actors/market/directory.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { isTerminal } from '../../domain/orders.ts';
-import { nowNs } from '../../domain/units.ts';
-import type { Logger } from '../../engine/actor.ts';
-import type { Endpoint } from '../../engine/endpoint.ts';
+import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import type { VenueView } from './sor/sor-types.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
+import { isTerminal } from '../domain/orders.ts';
+import { nowNs } from '../domain/units.ts';
+import type { Logger } from '../engine/actor.ts';
+import type { Endpoint } from '../engine/endpoint.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS } from './legs.ts';

@@ -1,11 +1,11 @@
 // The positions ledgers the execution service owns, one per (client, mode): loaded from their
 // checkpoint plus the durable fills after it, checkpointed at most once a second.
-import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
-import { Ledger, type LedgerSnapshot } from '../../actors/ledger/ledger.ts';
-import { parseSymbol } from '../../domain/market.ts';
-import type { Mode } from '../../domain/orders.ts';
-import type { Logger } from '../../engine/actor.ts';
-import type { Storage } from '../../storage/index.ts';
+import { edgeSpec } from '../actors/edge/sim/catalog.ts';
+import { Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
+import { parseSymbol } from '../domain/market.ts';
+import type { Mode } from '../domain/orders.ts';
+import type { Logger } from '../engine/actor.ts';
+import type { Storage } from '../storage/index.ts';
 import { ledgerFill } from './fills.ts';
 import type { ExecutionConfig } from './types.ts';
 

@@ -2,8 +2,8 @@
 // into slices routed one after another until it is filled or the horizon has passed, each slice
 // a full SOR sweep of what is left divided over the slices still to come (TWAP-like), and capped
 // by the participation limit like any sweep.
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import type { OrderRecord } from '../../domain/orders.ts';
+import type { VenueView } from './sor/sor-types.ts';
+import type { OrderRecord } from '../domain/orders.ts';
 
 /** The wait between slices by urgency: low trades patiently, high nearly continuously. */
 const SLICE_INTERVAL_MS = { low: 2_000, medium: 500, high: 100 } as const;

@@ -1,11 +1,11 @@
 // The venue view of `GET /v1/orders` (spec, Orders and fills): what the venues themselves show of
 // a live account's working orders, merged beside the engine's list on its first page.
-import type { EdgeMessage, OpenOrdersAnswer } from '../../actors/edge/messages.ts';
-import { edgesOfVenue } from '../../actors/edge/sim/catalog.ts';
-import { edgeKey } from '../../actors/market/directory.ts';
-import type { OrderRecord } from '../../domain/orders.ts';
-import { nowNs } from '../../domain/units.ts';
-import type { Endpoint } from '../../engine/endpoint.ts';
+import type { EdgeMessage, OpenOrdersAnswer } from '../actors/edge/messages.ts';
+import { edgesOfVenue } from '../actors/edge/sim/catalog.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import type { OrderRecord } from '../domain/orders.ts';
+import { nowNs } from '../domain/units.ts';
+import type { Endpoint } from '../engine/endpoint.ts';
 
 /** How long one venue's open-orders answer is awaited before it counts as failed. */
 export const VENUE_VIEW_TIMEOUT_MS = 500;

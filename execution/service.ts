@@ -1,18 +1,16 @@
-import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
-import { isDollarAsset, type Ledger } from '../../actors/ledger/ledger.ts';
-import { edgeKey, type BookEntry } from '../../actors/market/directory.ts';
-import type { RoutingPlan, VenueView } from '../../actors/router/sor-types.ts';
-import { route } from '../../actors/router/sor.ts';
-import type { FillRecord, Mode, OrderRecord } from '../../domain/orders.ts';
-import { isTerminal } from '../../domain/orders.ts';
-import { nowNs, PRICE_SCALE } from '../../domain/units.ts';
-import type { Logger } from '../../engine/actor.ts';
-import type { Endpoint } from '../../engine/endpoint.ts';
-import type { Storage } from '../../storage/index.ts';
-import type { Principal } from '../auth/principal.ts';
-import { Errors } from '../errors.ts';
-import type { KillSwitch } from '../kill-switch.ts';
-import type { QuoteService } from '../market/quotes.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
+import { isDollarAsset, type Ledger } from './ledger/ledger.ts';
+import { edgeKey, type BookEntry } from '../actors/market/directory.ts';
+import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
+import { route } from './sor/sor.ts';
+import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
+import { isTerminal } from '../domain/orders.ts';
+import { nowNs, PRICE_SCALE } from '../domain/units.ts';
+import type { Logger } from '../engine/actor.ts';
+import type { Endpoint } from '../engine/endpoint.ts';
+import type { Storage } from '../storage/index.ts';
+import { refuse, ResultCode } from './result-codes.ts';
+import type { KillSwitch } from './kill-switch.ts';
 import { Booking } from './booking.ts';
 import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
@@ -26,7 +24,7 @@ import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs, unreservedReason } from './risk.ts';
 import { lotRemainder } from './legs.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
-import type { ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
+import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
 import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
@@ -73,7 +71,7 @@ export class ExecutionService {
     private readonly endpoint: Endpoint,
     private readonly books: VenueBooks,
     private readonly feeTiers: FeeTiers,
-    private readonly quotes: QuoteService,
+    private readonly quotes: MarketView,
     private readonly killSwitch: KillSwitch,
     private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>,
     private readonly events: ExecutionEvents,
@@ -113,7 +111,7 @@ export class ExecutionService {
    * the order keeps its `client_order_id` and answers to both keys. Either key seen before with
    * the same request returns the original order (200), with another request 409.
    */
-  async submit(principal: Principal, request: OrderRequest, idempotencyKey: string | undefined): Promise<{ status: 200 | 201; order: OrderRecord }> {
+  async submit(principal: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const scope = `${principal.client_id}|${principal.mode}|`;
     const keys = idempotencyKey === undefined ? [`${scope}${request.client_order_id}`] : [`${scope}hdr/${idempotencyKey}`, `${scope}${request.client_order_id}`];
     const hash = requestHash(request);
@@ -138,13 +136,13 @@ export class ExecutionService {
   private replay(order: OrderRecord, hash: string, key: string): { status: 200; order: OrderRecord } {
     if (order.request_hash !== hash) {
       const what = key.startsWith('hdr/') ? `Idempotency-Key ${key.slice(4)}` : `client_order_id ${key}`;
-      throw Errors.conflict('IDEMPOTENCY_CONFLICT', `${what} was used with a different request`);
+      throw refuse(ResultCode.IDEMPOTENCY_CONFLICT, `${what} was used with a different request`);
     }
     return { status: 200, order };
   }
 
   private async admitOnce(
-    principal: Principal,
+    principal: OrderOwner,
     request: OrderRequest,
     idempotencyKey: string | null,
     hash: string,
@@ -155,7 +153,7 @@ export class ExecutionService {
     if (byHeader !== undefined) return this.replay(byHeader, hash, `hdr/${idempotencyKey}`);
     const existing = this.storage.orders.byClientOrderId(client, mode, request.client_order_id);
     if (existing !== undefined) return this.replay(existing, hash, request.client_order_id);
-    if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
+    if (this.killSwitch.active) throw refuse(ResultCode.DISPATCH_HALTED, 'kill switch active: new orders are rejected');
     const entry = this.resolve(request);
     const order = newOrder(this.storage.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry);
     if (request.start_armed === true) {
@@ -172,14 +170,14 @@ export class ExecutionService {
   }
 
   /** Activates an armed graph: routes and dispatches it like a new order. */
-  async activate(principal: Principal, graphId: string): Promise<OrderRecord> {
+  async activate(principal: OrderOwner, graphId: string): Promise<OrderRecord> {
     const orderId = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
     const order = this.storage.orders.getOrder(principal.client_id, principal.mode, orderId);
-    if (order === undefined) throw Errors.notFound(`execution graph ${graphId} not found`);
+    if (order === undefined) throw refuse(ResultCode.GRAPH_NOT_FOUND, `execution graph ${graphId} not found`);
     if (order.execution_type !== 'armed' || order.status !== 'WAITING' || this.activating.has(order.node_order_id)) {
-      throw Errors.conflict('GRAPH_NOT_ARMED', `execution graph ${graphId} is not armed (status ${order.status})`);
+      throw refuse(ResultCode.GRAPH_NOT_ARMED, `execution graph ${graphId} is not armed (status ${order.status})`);
     }
-    if (this.killSwitch.active) throw Errors.unavailable('DISPATCH_HALTED', 'kill switch active: new orders are rejected');
+    if (this.killSwitch.active) throw refuse(ResultCode.DISPATCH_HALTED, 'kill switch active: new orders are rejected');
     // Claimed before the first await: a concurrent activation of the same graph is a 409.
     this.activating.add(order.node_order_id);
     order.execution_type = 'graph';
@@ -194,7 +192,7 @@ export class ExecutionService {
   }
 
   /** Routes without placing: the plan, its fees and landed cost. */
-  async preview(principal: Principal, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
+  async preview(principal: OrderOwner, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
     const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
     // The same limits as a placed order: a market buy's price cap and the participation limit.
@@ -208,9 +206,9 @@ export class ExecutionService {
   }
 
   /** Cancels every leg still working; terminal orders answer with their status. */
-  async cancel(principal: Principal, id: string): Promise<OrderRecord> {
+  async cancel(principal: OrderOwner, id: string): Promise<OrderRecord> {
     const order = this.storage.orders.getOrder(principal.client_id, principal.mode, id);
-    if (order === undefined) throw Errors.notFound(`order ${id} not found`);
+    if (order === undefined) throw refuse(ResultCode.ORDER_NOT_FOUND, `order ${id} not found`);
     if (isTerminal(order.status)) return order;
     if (order.status === 'WAITING') {
       finish(order, 'CANCELLED', 'cancelled', 'cancelled by client before activation');
@@ -263,11 +261,11 @@ export class ExecutionService {
 
   private resolve(request: OrderRequest): BookEntry {
     const symbol = request.instrument?.symbol ?? request.symbol;
-    if (symbol === undefined) throw Errors.validation([{ field: 'symbol', message: 'symbol or instrument.symbol is required' }]);
+    if (symbol === undefined) throw refuse(ResultCode.INVALID_FIELD, 'symbol or instrument.symbol is required', 'symbol');
     const entry = this.quotes.resolve(symbol, request.instrument?.type);
-    if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol}`);
+    if (entry === undefined) throw refuse(ResultCode.UNKNOWN_SYMBOL, `unknown symbol ${symbol}`);
     if (request.venue !== undefined && !entry.venues.includes(request.venue)) {
-      throw Errors.validation([{ field: 'venue', message: `${request.venue} does not list ${entry.symbol}` }]);
+      throw refuse(ResultCode.INVALID_FIELD, `${request.venue} does not list ${entry.symbol}`, 'venue');
     }
     return entry;
   }

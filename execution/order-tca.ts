@@ -1,7 +1,7 @@
-import { computeTca, type TcaReport } from '../../actors/tca/tca.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { BPS } from '../../domain/units.ts';
+import { computeTca, type TcaReport } from './tca/tca.ts';
+import type { VenueView } from './sor/sor-types.ts';
+import type { FillRecord, OrderRecord } from '../domain/orders.ts';
+import { BPS } from '../domain/units.ts';
 import { bestSingleVenue } from './views.ts';
 
 /**

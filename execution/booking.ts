@@ -1,13 +1,13 @@
 // An order's books: a leg's fills booked on the positions ledger, the final status and TCA once
 // every leg has ended, and the commit that makes them durable before anyone hears of them.
-import type { ChildExecution } from '../../actors/edge/messages.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import { parseSymbol } from '../../domain/market.ts';
-import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { isTerminal, publicOrder } from '../../domain/orders.ts';
-import { nowNs } from '../../domain/units.ts';
-import type { Logger } from '../../engine/actor.ts';
-import type { Storage } from '../../storage/index.ts';
+import type { ChildExecution } from '../actors/edge/messages.ts';
+import type { VenueView } from './sor/sor-types.ts';
+import { parseSymbol } from '../domain/market.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
+import { isTerminal, publicOrder } from '../domain/orders.ts';
+import { nowNs } from '../domain/units.ts';
+import type { Logger } from '../engine/actor.ts';
+import type { Storage } from '../storage/index.ts';
 import { fillRecord, ledgerFill } from './fills.ts';
 import type { Ledgers } from './ledgers.ts';
 import { finish } from './order-record.ts';

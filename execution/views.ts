@@ -1,14 +1,14 @@
-import { DEPTH_LEVELS, depthSlot, EDGE_STALE_MS, type DepthCacheReader, type VenueDepth } from '../../actors/edge/depth-cache.ts';
-import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
-import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
-import type { Ledger } from '../../actors/ledger/ledger.ts';
-import type { BookEntry } from '../../actors/market/directory.ts';
-import { edgeKey } from '../../actors/market/directory.ts';
-import type { VenueStats, VenueView } from '../../actors/router/sor-types.ts';
-import type { BenchmarkWalk, BestSingleVenue } from '../../actors/tca/tca.ts';
-import { parseSymbol } from '../../domain/market.ts';
-import { venueFee1e9 } from '../../domain/units.ts';
-import type { Endpoint } from '../../engine/endpoint.ts';
+import { DEPTH_LEVELS, depthSlot, EDGE_STALE_MS, type DepthCacheReader, type VenueDepth } from '../actors/edge/depth-cache.ts';
+import type { EdgeMessage, EdgeSnapshot } from '../actors/edge/messages.ts';
+import { edgeSpec, listingOf } from '../actors/edge/sim/catalog.ts';
+import type { Ledger } from './ledger/ledger.ts';
+import type { BookEntry } from '../actors/market/directory.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import type { VenueStats, VenueView } from './sor/sor-types.ts';
+import type { BenchmarkWalk, BestSingleVenue } from './tca/tca.ts';
+import { parseSymbol } from '../domain/market.ts';
+import { venueFee1e9 } from '../domain/units.ts';
+import type { Endpoint } from '../engine/endpoint.ts';
 import type { FeeRates } from './fee-tiers.ts';
 
 /** Depth each edge reports for routing: the SOR's 50 levels. */

@@ -1,11 +1,11 @@
 // What each venue does with our legs, observed for the SOR: every leg's answer (accepted or
 // refused, how far it filled past the best price) and each fill's markout a second later.
-import type { ChildExecution } from '../../actors/edge/messages.ts';
-import type { BookEntry } from '../../actors/market/directory.ts';
-import type { VenueStats, VenueView } from '../../actors/router/sor-types.ts';
-import { VenueStatsTracker } from '../../actors/router/venue-stats.ts';
-import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
-import type { QuoteService } from '../market/quotes.ts';
+import type { MarketView } from './types.ts';
+import type { ChildExecution } from '../actors/edge/messages.ts';
+import type { BookEntry } from '../actors/market/directory.ts';
+import type { VenueStats, VenueView } from './sor/sor-types.ts';
+import { VenueStatsTracker } from './sor/venue-stats.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 
 /** How long after a fill its markout (the adverse-selection statistic) is read. */
 const MARKOUT_MS = 1_000;
@@ -25,7 +25,7 @@ export class VenueObserver {
   private readonly pending: PendingMarkout[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly quotes: QuoteService) {}
+  constructor(private readonly quotes: MarketView) {}
 
   /** The venue's statistics for the SOR, or undefined until it has been observed enough. */
   stats(venue: string): VenueStats | undefined {

@@ -1,16 +1,15 @@
 // An order's record as a request opens it, as it finishes and as its first fill stamps it.
-import type { BookEntry } from '../../actors/market/directory.ts';
-import { routingVersion } from '../../actors/router/sor-cost.ts';
-import type { FillRecord, OrderRecord, OrderStatus } from '../../domain/orders.ts';
-import { nowNs } from '../../domain/units.ts';
-import type { Principal } from '../auth/principal.ts';
-import type { OrderRequest } from './types.ts';
+import type { BookEntry } from '../actors/market/directory.ts';
+import { routingVersion } from './sor/sor-cost.ts';
+import type { FillRecord, OrderRecord, OrderStatus } from '../domain/orders.ts';
+import { nowNs } from '../domain/units.ts';
+import type { OrderOwner, OrderRequest } from './types.ts';
 
 const NODE_ID = 'node-1';
 const HOME_REGION = 'local';
 
 /** The record a validated request opens as (`ACCEPTED`, nothing sent), with the id `id`, at `now`. */
-export function newOrder(id: string, now: number, principal: Principal, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: BookEntry): OrderRecord {
+export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: BookEntry): OrderRecord {
   const tif = request.time_in_force ?? (request.order_type === 'market' ? 'ioc' : 'gtc');
   return {
     node_order_id: id,

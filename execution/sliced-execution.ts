@@ -2,12 +2,12 @@
 // runs one slice after another, and the registry of sliced orders working now with how to stop
 // them between slices (DELETE, the kill switch). Sending legs, reconciling them, the books and
 // the SOR plan are the service's, passed in as `SliceSteps`.
-import type { MakerFill } from '../../actors/edge/messages.ts';
-import type { BookEntry } from '../../actors/market/directory.ts';
-import type { RoutingPlan, VenueView } from '../../actors/router/sor-types.ts';
-import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { nowNs } from '../../domain/units.ts';
-import type { KillSwitch } from '../kill-switch.ts';
+import type { MakerFill } from '../actors/edge/messages.ts';
+import type { BookEntry } from '../actors/market/directory.ts';
+import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
+import type { FillRecord, OrderRecord } from '../domain/orders.ts';
+import { nowNs } from '../domain/units.ts';
+import type { KillSwitch } from './kill-switch.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { stampFirstFill } from './order-record.ts';

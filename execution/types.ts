@@ -1,6 +1,19 @@
 // The execution service's contract with the gateway: the order request it admits, its
 // configuration and where its events go. Re-exported by service.ts.
-import type { Mode, OrderRecord } from '../../domain/orders.ts';
+import type { BookEntry } from '../actors/market/directory.ts';
+import type { Mode, OrderRecord } from '../domain/orders.ts';
+
+/** Whose order it is: the authenticated caller as execution sees it (the gateway's Principal is one). */
+export interface OrderOwner {
+  readonly client_id: string;
+  readonly mode: Mode;
+}
+
+/** What execution reads of the consolidated market: symbol resolution and the NBBO (the gateway's QuoteService is one). */
+export interface MarketView {
+  resolve(symbol: string, instrumentType?: string): BookEntry | undefined;
+  nbbo1e9(entry: BookEntry): { bid_1e9: number; ask_1e9: number; crossed: boolean } | undefined;
+}
 
 /** What a client sends to `POST /v1/orders`, after schema validation. */
 export interface OrderRequest {

@@ -1,12 +1,12 @@
 // Pre-trade risk after routing (docs/execution.md, step 5): the admission checks on the plan,
 // then a reservation per leg on the client's ledger. The kill switch is the service's to check.
-import { edgeSpec, listingOf } from '../../actors/edge/sim/catalog.ts';
-import type { Ledger } from '../../actors/ledger/ledger.ts';
-import type { RoutingPlan } from '../../actors/router/sor-types.ts';
-import { parseSymbol } from '../../domain/market.ts';
-import type { OrderRecord } from '../../domain/orders.ts';
-import { notionalUsd1e9 } from '../../domain/units.ts';
-import { fitRemainder, type LotHolder } from '../../actors/router/lot-fit.ts';
+import { edgeSpec, listingOf } from '../actors/edge/sim/catalog.ts';
+import type { Ledger } from './ledger/ledger.ts';
+import type { RoutingPlan } from './sor/sor-types.ts';
+import { parseSymbol } from '../domain/market.ts';
+import type { OrderRecord } from '../domain/orders.ts';
+import { notionalUsd1e9 } from '../domain/units.ts';
+import { fitRemainder, type LotHolder } from './sor/lot-fit.ts';
 import { legLimit, legReservation, restingQty, type RestingLeg } from './legs.ts';
 
 /** Admission after routing: [failure_class, reason] or undefined when the order may go. */

@@ -1,14 +1,14 @@
 // Legs in doubt, reconciled with their venues, never guessed: while the process runs, by asking
 // the edge (`Reconcile`) with backoff; after a restart, by closing the working orders the
 // simulated venues no longer know.
-import type { Reconciled } from '../../actors/edge/child-journal.ts';
-import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../../actors/edge/messages.ts';
-import { edgeKey } from '../../actors/market/directory.ts';
-import type { VenueView } from '../../actors/router/sor-types.ts';
-import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
-import type { Logger } from '../../engine/actor.ts';
-import type { Endpoint } from '../../engine/endpoint.ts';
-import type { Storage } from '../../storage/index.ts';
+import type { Reconciled } from '../actors/edge/child-journal.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import type { VenueView } from './sor/sor-types.ts';
+import type { FillRecord, OrderRecord } from '../domain/orders.ts';
+import type { Logger } from '../engine/actor.ts';
+import type { Endpoint } from '../engine/endpoint.ts';
+import type { Storage } from '../storage/index.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS } from './legs.ts';

@@ -1,8 +1,8 @@
-import type { FeeTierInfo, EdgeMessage } from '../../actors/edge/messages.ts';
-import { edgeSpec, edgesOfVenue } from '../../actors/edge/sim/catalog.ts';
-import { edgeKey } from '../../actors/market/directory.ts';
-import type { Mode } from '../../domain/orders.ts';
-import type { Logger } from '../../engine/actor.ts';
+import type { FeeTierInfo, EdgeMessage } from '../actors/edge/messages.ts';
+import { edgeSpec, edgesOfVenue } from '../actors/edge/sim/catalog.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import type { Mode } from '../domain/orders.ts';
+import type { Logger } from '../engine/actor.ts';
 
 const PROBE_TIMEOUT_MS = 2_000;
 

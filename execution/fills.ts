@@ -1,10 +1,10 @@
 // A leg's fill as the durable FillRecord, and a FillRecord as the positions ledger books it.
-import type { ChildExecution } from '../../actors/edge/messages.ts';
-import { edgeSpec } from '../../actors/edge/sim/catalog.ts';
-import type { SpotFill } from '../../actors/ledger/ledger.ts';
-import { parseSymbol } from '../../domain/market.ts';
-import type { ChildOrder, FillRecord, OrderRecord } from '../../domain/orders.ts';
-import { PRICE_SCALE } from '../../domain/units.ts';
+import type { ChildExecution } from '../actors/edge/messages.ts';
+import { edgeSpec } from '../actors/edge/sim/catalog.ts';
+import type { SpotFill } from './ledger/ledger.ts';
+import { parseSymbol } from '../domain/market.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
+import { PRICE_SCALE } from '../domain/units.ts';
 
 /** One fill of a leg's answer (or a maker fill) as the FillRecord with the id `id`, booked at `tsNs`. */
 export function fillRecord(

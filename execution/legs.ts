@@ -1,7 +1,7 @@
-import { isLotRemainder } from '../../actors/router/sor-lots.ts';
-import type { RoutingPlan, VenueView } from '../../actors/router/sor-types.ts';
-import type { OrderRecord } from '../../domain/orders.ts';
-import { BPS, notionalUsd1e9 } from '../../domain/units.ts';
+import { isLotRemainder } from './sor/sor-lots.ts';
+import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
+import type { OrderRecord } from '../domain/orders.ts';
+import { BPS, notionalUsd1e9 } from '../domain/units.ts';
 
 /**
  * How far past the plan's worst level a market order's leg may fill: the book the plan read is

@@ -1,0 +1,34 @@
+/**
+ * What the execution engine answers when it refuses a request: a numbered result code (one range
+ * per subsystem, as exchange-core's), a message, and the request field at fault when there is
+ * one. The engine knows nothing of HTTP; the gateway maps each code to the spec's error
+ * envelope (gateway/errors.ts `fromResult`).
+ */
+export const ResultCode = {
+  // 1000-1099: admission of a new order
+  INVALID_FIELD: 1000,
+  UNKNOWN_SYMBOL: 1001,
+  IDEMPOTENCY_CONFLICT: 1010,
+  DISPATCH_HALTED: 1020,
+  // 1100-1199: orders and armed graphs that exist (or not)
+  ORDER_NOT_FOUND: 1100,
+  GRAPH_NOT_FOUND: 1101,
+  GRAPH_NOT_ARMED: 1102,
+} as const;
+export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
+
+export class ExecutionRefusal extends Error {
+  constructor(
+    readonly code: ResultCode,
+    message: string,
+    /** the request field at fault, for INVALID_FIELD */
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ExecutionRefusal';
+  }
+}
+
+export function refuse(code: ResultCode, message: string, field: string | null = null): ExecutionRefusal {
+  return new ExecutionRefusal(code, message, field);
+}

@@ -38,8 +38,7 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
     // Each leg reserves what it may spend at worst (see legs.ts). The SOR sized the legs to
     // fit the plan's own limits exactly: when the protection band does not fit the balance,
     // the leg goes at the plan's limit.
-    const spec = edgeSpec(a.edge_id)!;
-    const feeBps = Math.max(spec.taker_bps, spec.maker_bps);
+    const feeBps = reserveFeeBps(a.edge_id);
     const asset = order.side === 'buy' ? parts.quote : parts.base;
     const clientLimit = order.order_type === 'limit' ? order.limit_price_1e9 : order.side === 'buy' ? (order.constraints?.max_price_1e9 ?? null) : null;
     let limit = legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, listingOf(a.edge_id, order.symbol)?.rules.tick_1e9 ?? 1);
@@ -67,7 +66,7 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
   const asset = order.side === 'buy' ? parts.quote : parts.base;
   const split = splitResting(order.side, order.qty_1e8 - plan.planned_qty_1e8, restable, (leg) => ledger.available(leg.venue, asset));
   for (const { leg, qty } of split) {
-    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, qty, restingFeeBps(leg.edge_id)));
+    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, qty, reserveFeeBps(leg.edge_id)));
     if (reservation === false) continue;
     reservations.push(reservation);
     order.children.push({
@@ -102,16 +101,17 @@ export function splitResting(side: 'buy' | 'sell', rest: number, restable: reado
   const shares: RestingShare[] = [];
   let left = rest;
   for (const leg of restable) {
-    const cap = restingQty(leg, side, rest, available(leg), restingFeeBps(leg.edge_id));
+    const cap = restingQty(leg, side, rest, available(leg), reserveFeeBps(leg.edge_id));
     if (cap === 0) continue;
     const least = Math.ceil(Math.max(leg.min_qty_1e8, leg.lot_1e8) / leg.lot_1e8) * leg.lot_1e8;
-    const take = left > 0 ? restingQty(leg, side, Math.min(left, cap), available(leg), restingFeeBps(leg.edge_id)) : 0;
+    // The cap fits the balance, so a smaller take does too: only its lots and minimums remain.
+    const take = left >= cap ? cap : left > 0 ? restingQty(leg, side, left, available(leg), reserveFeeBps(leg.edge_id)) : 0;
     shares.push({ leg, cap, lot: leg.lot_1e8, alloc: take, keep: least, least });
     left -= take;
   }
   if (left > 0) {
     const finestFirst = [...shares].sort((a, b) => a.lot - b.lot || (a.leg.venue < b.leg.venue ? -1 : a.leg.venue > b.leg.venue ? 1 : 0));
-    const fix = fitRemainder(finestFirst, left, (s, t) => s.alloc + t <= s.cap && restingQty(s.leg, side, s.alloc + t, available(s.leg), restingFeeBps(s.leg.edge_id)) === s.alloc + t);
+    const fix = fitRemainder(finestFirst, left, (s, t) => s.alloc + t <= s.cap && restingQty(s.leg, side, s.alloc + t, available(s.leg), reserveFeeBps(s.leg.edge_id)) === s.alloc + t);
     if (fix !== undefined) {
       fix.on.alloc += fix.add;
       for (const [s, x] of fix.giveBack) s.alloc -= x;
@@ -120,8 +120,8 @@ export function splitResting(side: 'buy' | 'sell', rest: number, restable: reado
   return shares.filter((s) => s.alloc > 0).map((s) => ({ leg: s.leg, qty: s.alloc }));
 }
 
-/** A resting leg reserves for the larger fee: the part of it that crosses pays the taker rate. */
-function restingFeeBps(edgeId: string): number {
+/** A leg reserves for the larger of the venue's fees: a limit leg that crosses pays the taker rate. */
+function reserveFeeBps(edgeId: string): number {
   const spec = edgeSpec(edgeId)!;
   return Math.max(spec.taker_bps, spec.maker_bps);
 }

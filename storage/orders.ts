@@ -156,11 +156,6 @@ export class OrderStore {
     return n;
   }
 
-  /** How many orders the client has in this mode: a key count, nothing decoded. */
-  countAllOrders(clientId: string, mode: Mode): number {
-    return this.db.orders.getKeysCount({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] });
-  }
-
   /** The client's orders in this mode by status (statuses with none left out): key counts, nothing decoded. */
   countByStatus(clientId: string, mode: Mode): Record<string, number> {
     const counts: Record<string, number> = {};

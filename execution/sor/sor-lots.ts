@@ -15,7 +15,7 @@
  * planned = requested against a brute-force search whenever the lots can represent the order.
  */
 import { fitRemainder, type LotHolder } from './lot-fit.ts';
-import { centiBps } from './sor-math.ts';
+import { centiBps, feeE9Big } from './sor-math.ts';
 import { constantCostOf, impactBps, impactSlope, roundBps, slippageBps } from './sor-cost.ts';
 import type { PlanAllocation, PlanLevel, RouteRequest, RoutingPlan, SorOptions, VenueView } from './sor-types.ts';
 
@@ -203,7 +203,7 @@ function rebuild(plan: RoutingPlan, req: RouteRequest, slots: ReadonlyMap<number
       avg_price_1e9: Number(pq / BigInt(s.alloc)),
       notional_1e9: Number(n),
       fee_bps: feeBps,
-      expected_fee_1e9: Number(cb >= 0n ? (n * cb + 999_999n) / 1_000_000n : -((n * -cb) / 1_000_000n)),
+      expected_fee_1e9: Number(feeE9Big(n, cb)),
       avg_cost_bps: roundBps(s.costQty / s.alloc),
       levels: s.levels,
     };

@@ -118,6 +118,11 @@ export function feeE9(notional1e9: number, centiBps: number): number {
   return rebate === 0 ? 0 : -rebate;
 }
 
+/** `feeE9` in BigInt, for notionals beyond 2^53 units: ceil(n x cbps / 1e6), a rebate toward zero. */
+export function feeE9Big(notional1e9: bigint, centiBps: bigint): bigint {
+  return centiBps >= 0n ? (notional1e9 * centiBps + 999_999n) / 1_000_000n : -((notional1e9 * -centiBps) / 1_000_000n);
+}
+
 /** A fee rate in bps as integer centi-bps (rates finer than 0.01 bps round to the nearest). */
 export function centiBps(bps: number): number {
   return Math.round(bps * 100);

@@ -34,6 +34,7 @@
 import {
   centiBps,
   feeE9,
+  feeE9Big,
   floorDiv,
   lastRemE9,
   maxAffordable,
@@ -630,7 +631,7 @@ export class SmartOrderRouter {
         const nBig = exact / 100_000_000n;
         const cb = BigInt(centiBps(fee_bps));
         notional = Number(nBig);
-        fee = Number(cb >= 0n ? (nBig * cb + 999_999n) / 1_000_000n : -((nBig * -cb) / 1_000_000n));
+        fee = Number(feeE9Big(nBig, cb));
         avg = Number(exact / BigInt(qty));
       }
       allocations.push({

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord } from '../../domain/orders.ts';
+import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
 import { VENUES } from '../../domain/market.ts';
 import type { GatewayContext } from '../context.ts';
@@ -184,19 +184,18 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           after = skipped.orders[skipped.orders.length - 1]?.node_order_id ?? '\u0000';
         }
         const page = store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly });
-        // Key counts where no record needs reading; a filtered count reads the client's orders.
-        const unfiltered = q.symbol === undefined && q.history !== true;
-        const total =
-          unfiltered && status === undefined
-            ? store().countAllOrders(p.client_id, p.mode)
-            : unfiltered && openOnly
-              ? store().countOpen(p.client_id, p.mode)
-              : store().countOrders(p.client_id, p.mode, (o) => filter(o) && (!openOnly || !isTerminal(o.status)));
         // Counts by status over the whole listing scope (symbol and history filters apply; the
         // status filter, the page and the limit do not), so limit=0 reads just the counts.
-        const counts = unfiltered
-          ? store().countByStatus(p.client_id, p.mode)
-          : store().countByStatusWhere(p.client_id, p.mode, (o) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status)));
+        // Unfiltered they are key counts of the status index; a filtered count reads the orders.
+        const counts =
+          q.symbol === undefined && q.history !== true
+            ? store().countByStatus(p.client_id, p.mode)
+            : store().countByStatusWhere(p.client_id, p.mode, (o) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status)));
+        // The total is the counts under the status filter.
+        let total = 0;
+        for (const [s, n] of Object.entries(counts)) {
+          if (status === undefined || (openOnly ? !isTerminal(s as OrderStatus) : s === status)) total += n;
+        }
         return {
           status: 200,
           body: {

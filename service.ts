@@ -8,6 +8,10 @@ import { Storage } from './storage/index.ts';
 import { FAIR_ACTOR } from './actors/fair-price/messages.ts';
 import { edgeIds, edgeKey } from './actors/market/directory.ts';
 import { createMarketMemory } from './gateway/market/memory.ts';
+import { createHaltFlag } from './execution/kill-switch.ts';
+import { journalActor } from './execution/journal/actor.ts';
+import { closeAfterRestart } from './execution/reconciliation.ts';
+import type { ExecutionConfig } from './execution/types.ts';
 
 export interface Service {
   readonly port: number;
@@ -33,13 +37,23 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
   const market = createMarketMemory();
+  const haltFlag = createHaltFlag();
+  const execution: ExecutionConfig = {
+    maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
+    simAccountUsd: config.simAccountUsd ?? 100_000,
+  };
+  // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).
+  const reconciled = await closeAfterRestart(storage.orders);
+  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
   const topology = new Topology({
     workers: config.workers,
-    registryUrl: new URL('./actors/registry.ts', import.meta.url).href,
+    registryUrl: new URL('./registry.ts', import.meta.url).href,
     log,
     logLevel: config.logLevel,
-    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest },
-    settings: { simSeed: config.simSeed },
+    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
+    settings: { simSeed: config.simSeed, dataDir: config.dataDir, ...execution },
+    // The journal: the single LMDB writer every router's durable writes go through.
+    gatewayActors: { journal: journalActor(storage.orders) },
   });
   const gateway = new Gateway({
     storage,
@@ -49,13 +63,9 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     logLevel: config.logLevel,
     version: VERSION,
     market,
-    execution: {
-      maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
-      simAccountUsd: config.simAccountUsd ?? 100_000,
-    },
+    haltFlag,
+    execution,
   });
-  const reconciled = await gateway.execution.recover();
-  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
   // The market comes up with the workers: every venue edge and the fair-price actor.

@@ -18,6 +18,8 @@ export interface EndpointOptions {
   /** Called after an ask leaves, so a thread that parks asynchronously can poll for the reply. */
   onAskSent?: () => void;
   environment?: ActorEnvironment;
+  /** Actor kinds hosted on the gateway thread (TopologyOptions.gatewayActors), known to every thread. */
+  gatewayKinds?: readonly string[];
 }
 
 export type PublishHandler = (topic: string, payload: unknown) => void;
@@ -70,6 +72,7 @@ export class Endpoint {
   private readonly onAskSent: (() => void) | undefined;
   readonly environment: ActorEnvironment;
   private nextCorrelation = 1;
+  private readonly gatewayKinds: ReadonlySet<string>;
   readonly log: Logger;
 
   constructor(options: EndpointOptions) {
@@ -82,6 +85,7 @@ export class Endpoint {
     this.defaultAskTimeoutMs = options.defaultAskTimeoutMs ?? 5_000;
     this.onAskSent = options.onAskSent;
     this.environment = options.environment ?? { shared: {}, settings: {} };
+    this.gatewayKinds = new Set(options.gatewayKinds ?? []);
     this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) =>
       this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch),
     );
@@ -101,7 +105,7 @@ export class Endpoint {
   }
 
   ownerOf(key: string): number {
-    return placeActor(key, this.workers);
+    return placeActor(key, this.workers, this.gatewayKinds);
   }
 
   tell(to: string, message: unknown): boolean {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from './actor.ts';
+import type { ActorRegistry, Logger } from './actor.ts';
 import { Endpoint } from './endpoint.ts';
-import { GATEWAY_THREAD, placeActor, systemActorKey } from './placement.ts';
+import { GATEWAY_THREAD, systemActorKey } from './placement.ts';
 import { createControl, createRing, type RingHandle } from './ring/spsc-ring.ts';
 import type { WorkerStats } from './system-actor.ts';
 import { eventLoopScheduler } from './timers.ts';
@@ -16,6 +16,11 @@ export interface TopologyOptions {
   /** Shared memory every worker maps, by name; it outlives worker restarts. */
   shared?: Record<string, SharedArrayBuffer>;
   settings?: Record<string, string | number | boolean>;
+  /**
+   * Actors hosted on the gateway thread itself, by kind: stages that must sit beside its
+   * resources (the journal beside LMDB's single writer). Every thread places these kinds on 0.
+   */
+  gatewayActors?: ActorRegistry;
   ringCapacity?: number;
   spinPolls?: number;
   parkMaxMs?: number;
@@ -80,6 +85,7 @@ export class Topology {
       parkMaxMs: 50,
       shared: {},
       settings: {},
+      gatewayActors: {},
       ...options,
     };
     this.workers = options.workers;
@@ -102,6 +108,8 @@ export class Topology {
       log: this.log,
       environment: { shared: this.options.shared, settings: this.options.settings },
       onAskSent: () => this.kick(),
+      registry: this.options.gatewayActors,
+      gatewayKinds: Object.keys(this.options.gatewayActors),
     });
     for (let w = 1; w < threads; w++) this.wireGateway(w);
     for (let w = 1; w < threads; w++) {
@@ -149,7 +157,7 @@ export class Topology {
   /** Creates an actor now and again after every restart of its worker. */
   startActor(key: string): void {
     this.eagerActors.add(key);
-    if (this.slots[placeActor(key, this.workers)]!.state === 'up') this.endpoint.startActor(key);
+    if (this.slots[this.endpoint.ownerOf(key)]!.state === 'up') this.endpoint.startActor(key);
   }
 
   /** Test and operations hook: ends a worker abruptly, as a crash would. */
@@ -192,6 +200,7 @@ export class Topology {
       inbound: this.rings.map((row) => row[thread]!),
       outbound: this.rings[thread]!,
       registryUrl: this.options.registryUrl,
+      gatewayKinds: Object.keys(this.options.gatewayActors),
       logLevel: this.options.logLevel,
       shared: this.options.shared,
       settings: this.options.settings,
@@ -229,7 +238,7 @@ export class Topology {
     if (this.stopping) return;
     slot.state = 'up';
     for (const key of this.eagerActors) {
-      if (placeActor(key, this.workers) === slot.thread) this.endpoint.startActor(key);
+      if (this.endpoint.ownerOf(key) === slot.thread) this.endpoint.startActor(key);
     }
     this.emitReady();
   }

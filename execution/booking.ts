@@ -1,5 +1,6 @@
 // An order's books: a leg's fills booked on the positions ledger, the final status and TCA once
 // every leg has ended, and the commit that makes them durable before anyone hears of them.
+import type { OrderLog } from './types.ts';
 import type { ChildExecution } from '../actors/edge/messages.ts';
 import type { VenueView } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';
@@ -7,7 +8,6 @@ import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 import { isTerminal, publicOrder } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
-import type { Storage } from '../storage/index.ts';
 import { fillRecord, ledgerFill } from './fills.ts';
 import type { Ledgers } from './ledgers.ts';
 import { finish } from './order-record.ts';
@@ -20,7 +20,7 @@ export class Booking {
   private readonly fillsById = new Map<number, FillRecord>();
 
   constructor(
-    private readonly storage: Storage,
+    private readonly orders: OrderLog,
     private readonly ledgers: Ledgers,
     private readonly events: ExecutionEvents,
     private readonly observer: Pick<VenueObserver, 'scheduleMarkouts'>,
@@ -43,7 +43,7 @@ export class Booking {
     const state = this.ledgers.state(order.client_id, order.mode);
     const quote = parseSymbol(order.symbol)!.quote;
     for (const f of result.fills) {
-      const fill = fillRecord(this.storage.orders.nextFillId(), nowNs(), order, child, result, f, isMaker);
+      const fill = fillRecord(this.orders.nextFillId(), nowNs(), order, child, result, f, isMaker);
       const applied = state.ledger.applyFill({
         ...ledgerFill(fill, quote),
         ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
@@ -92,16 +92,16 @@ export class Booking {
       finish(order, 'REJECTED', 'no_fill', order.children.map((c) => `${c.venue}: ${c.reason ?? c.status}`).join('; '));
     }
     if (order.filled_qty_1e8 > 0) {
-      const fills = order.fill_ids.map((id) => this.fillsById.get(id) ?? this.storage.orders.getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
+      const fills = order.fill_ids.map((id) => this.fillsById.get(id) ?? this.orders.getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
       order.tca = orderTca(order, fills, views, started) as Record<string, unknown> | null;
     }
   }
 
   /** Fills, the order and (through the watermark) the ledger in one commit, on disk before anyone hears of them. */
   async commit(order: OrderRecord, fills: readonly FillRecord[]): Promise<void> {
-    for (const fill of fills) this.storage.orders.putFill(order.client_id, order.mode, fill);
-    this.storage.orders.putOrder(order);
-    await this.storage.orders.durable();
+    for (const fill of fills) this.orders.putFill(order.client_id, order.mode, fill);
+    this.orders.putOrder(order);
+    await this.orders.durable();
     for (const fill of fills) this.fillsById.delete(fill.id);
     this.observer.scheduleMarkouts(order, fills);
     if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
@@ -114,8 +114,8 @@ export class Booking {
   /** The order alone, durable: no fills with it. */
   async persist(order: OrderRecord): Promise<void> {
     order.updated_unix_ns = nowNs();
-    this.storage.orders.putOrder(order);
-    await this.storage.orders.durable();
+    this.orders.putOrder(order);
+    await this.orders.durable();
   }
 
   emitOrder(order: OrderRecord): void {

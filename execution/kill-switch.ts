@@ -1,17 +1,40 @@
 import type { KillSwitchState } from '../storage/meta.ts';
 import type { MetaStore } from '../storage/meta.ts';
+import type { HaltFlag } from './types.ts';
+
+/** One Int32 the gateway thread writes and every router reads at admission: 1 while halted. */
+export function createHaltFlag(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4);
+}
+
+/** The kill switch as a router on a worker reads it: no message, one atomic load. */
+export function sharedHaltFlag(buffer: SharedArrayBuffer): HaltFlag {
+  const word = new Int32Array(buffer);
+  return {
+    get active() {
+      return Atomics.load(word, 0) === 1;
+    },
+  };
+}
 
 /**
  * The global kill switch: stored in LMDB (durable before acknowledged, survives restarts) and
- * cached here because every order admission reads it. Listeners are how dispatch learns of a
- * halt: the WebSocket `system` channel now, the router actors in the execution issue.
+ * mirrored into shared memory because every router's admission reads it. Listeners are how the
+ * rest learns of a halt: the WebSocket `system` channel, and the routers' halt of working legs.
  */
 export class KillSwitch {
   private current: KillSwitchState;
   private readonly listeners: ((state: KillSwitchState) => void)[] = [];
 
-  constructor(private readonly meta: MetaStore) {
+  private readonly word: Int32Array;
+
+  constructor(
+    private readonly meta: MetaStore,
+    flag: SharedArrayBuffer = createHaltFlag(),
+  ) {
+    this.word = new Int32Array(flag);
     this.current = meta.killSwitch();
+    Atomics.store(this.word, 0, this.current.active ? 1 : 0);
   }
 
   get state(): KillSwitchState {
@@ -30,6 +53,7 @@ export class KillSwitch {
     const next: KillSwitchState = { active, reason: active ? reason : null, updated_at_ms: Date.now(), updated_by: by };
     await this.meta.setKillSwitch(next);
     this.current = next;
+    Atomics.store(this.word, 0, active ? 1 : 0);
     for (const listener of this.listeners) listener(next);
     return next;
   }

@@ -1,11 +1,11 @@
 // The positions ledgers the execution service owns, one per (client, mode): loaded from their
 // checkpoint plus the durable fills after it, checkpointed at most once a second.
+import type { OrderLog } from './types.ts';
 import { edgeSpec } from '../actors/edge/sim/catalog.ts';
 import { Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { Mode } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
-import type { Storage } from '../storage/index.ts';
 import { ledgerFill } from './fills.ts';
 import type { ExecutionConfig } from './types.ts';
 
@@ -33,7 +33,7 @@ export class Ledgers {
   private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Storage,
+    private readonly orders: OrderLog,
     private readonly log: Logger,
     private readonly config: Pick<ExecutionConfig, 'simAccountUsd'>,
     /** USD mark of an asset, for the base assets a simulated account opens with. */
@@ -56,7 +56,7 @@ export class Ledgers {
     if (state !== undefined) return state;
     const ledger = new Ledger(mode);
     state = { client, mode, ledger, watermark: 0, dirty: false };
-    const stored = this.storage.orders.getLedger(client, mode) as LedgerCheckpoint | undefined;
+    const stored = this.orders.getLedger(client, mode) as LedgerCheckpoint | undefined;
     if (stored !== undefined) {
       const restored = ledger.restore(stored.snapshot);
       if (!restored.ok) this.log.error({ client_id: client, mode, reason: restored.reason }, 'ledger checkpoint not restored');
@@ -64,7 +64,7 @@ export class Ledgers {
       state.watermark = stored.watermark;
     }
     const parts = (symbol: string) => parseSymbol(symbol)!;
-    for (const fill of this.storage.orders.fillsAfter(client, mode, state.watermark)) {
+    for (const fill of this.orders.fillsAfter(client, mode, state.watermark)) {
       ledger.applyFill(ledgerFill(fill, parts(fill.symbol).quote));
       state.watermark = fill.id;
     }
@@ -79,7 +79,7 @@ export class Ledgers {
       state.dirty = false;
       const snapshot = state.ledger.snapshot();
       const checkpoint: LedgerCheckpoint = { snapshot: { ...snapshot, fill_ids: [] }, watermark: state.watermark };
-      this.storage.orders.putLedger(state.client, state.mode, checkpoint);
+      this.orders.putLedger(state.client, state.mode, checkpoint);
     }
   }
 
@@ -113,6 +113,6 @@ export class Ledgers {
     ledger.seed(venue, balances);
     this.state(client, mode).dirty = true;
     this.checkpoint();
-    await this.storage.orders.durable();
+    await this.orders.durable();
   }
 }

@@ -1,14 +1,13 @@
 // Legs in doubt, reconciled with their venues, never guessed: while the process runs, by asking
 // the edge (`Reconcile`) with backoff; after a restart, by closing the working orders the
 // simulated venues no longer know.
+import type { Messenger, OrderLog, Schedule } from './types.ts';
 import type { Reconciled } from '../actors/edge/child-journal.ts';
 import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { VenueView } from './sor/sor-types.ts';
 import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
-import type { Endpoint } from '../engine/endpoint.ts';
-import type { Storage } from '../storage/index.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS } from './legs.ts';
@@ -24,12 +23,12 @@ export class Reconciliation {
   private stopped = false;
 
   constructor(
-    private readonly storage: Storage,
-    private readonly endpoint: Endpoint,
+    private readonly endpoint: Messenger,
     private readonly ledgers: Ledgers,
     private readonly legs: Pick<RestingLegs, 'applyLegAnswer' | 'afterLegs' | 'forget'>,
     private readonly booking: Pick<Booking, 'commit'>,
     private readonly log: Logger,
+    private readonly schedule: Schedule,
   ) {}
 
   /**
@@ -44,7 +43,7 @@ export class Reconciliation {
 
   async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, RECONCILE_BACKOFF_MS * attempt).unref());
+      await new Promise<void>((resolve) => this.schedule(RECONCILE_BACKOFF_MS * attempt, resolve));
       if (this.stopped) return;
       const fills: FillRecord[] = [];
       const early: MakerFill[] = [];
@@ -76,30 +75,30 @@ export class Reconciliation {
     }
     this.log.error({ node_order_id: order.node_order_id }, 'legs still unconfirmed after reconciliation attempts');
   }
+}
 
-  /**
-   * After a restart: a working order whose child answers were lost is reconciled against the
-   * venues, never guessed. The simulated venues keep no history across a restart, so such an
-   * order ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
-   */
-  async recover(): Promise<number> {
-    let n = 0;
-    for (const order of this.storage.orders.openOrders()) {
-      if (order.status === 'WAITING') continue;
-      order.reconciliation_state = 'reconciled';
-      for (const child of order.children) {
-        if (child.status === 'sent' || child.status === 'unconfirmed') child.status = 'unconfirmed';
-        else if (child.status === 'resting') {
-          // The venue restarted with the process: nothing of the resting leg is left on its book.
-          child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
-          child.reason = 'no record on the venue after a restart';
-        }
+/**
+ * After a restart: a working order whose child answers were lost is reconciled against the
+ * venues, never guessed. The simulated venues keep no history across a restart, so such an
+ * order ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
+ */
+export async function closeAfterRestart(orders: Pick<OrderLog, 'openOrders' | 'putOrder' | 'durable'>): Promise<number> {
+  let n = 0;
+  for (const order of orders.openOrders()) {
+    if (order.status === 'WAITING') continue;
+    order.reconciliation_state = 'reconciled';
+    for (const child of order.children) {
+      if (child.status === 'sent' || child.status === 'unconfirmed') child.status = 'unconfirmed';
+      else if (child.status === 'resting') {
+        // The venue restarted with the process: nothing of the resting leg is left on its book.
+        child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
+        child.reason = 'no record on the venue after a restart';
       }
-      finish(order, 'CANCELLED', 'reconciled_after_restart', 'the venue has no record of the working legs after a restart; nothing further will fill');
-      this.storage.orders.putOrder(order);
-      n++;
     }
-    await this.storage.orders.durable();
-    return n;
+    finish(order, 'CANCELLED', 'reconciled_after_restart', 'the venue has no record of the working legs after a restart; nothing further will fill');
+    orders.putOrder(order);
+    n++;
   }
+  await orders.durable();
+  return n;
 }

@@ -8,7 +8,7 @@ import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 import { isTerminal } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
-import type { Endpoint } from '../engine/endpoint.ts';
+import type { Messenger } from './types.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS } from './legs.ts';
@@ -31,7 +31,7 @@ export class RestingLegs {
   private readonly restingLegs = new Map<string, RestingLeg>();
 
   constructor(
-    private readonly endpoint: Endpoint,
+    private readonly endpoint: Messenger,
     private readonly ledgers: Ledgers,
     private readonly booking: Pick<Booking, 'bookChildFills' | 'settle' | 'commit'>,
     private readonly log: Logger,
@@ -94,7 +94,7 @@ export class RestingLegs {
   }
 
   /**
-   * A resting leg filled as maker (the edge's EXEC_TOPIC). Booked against the leg's reservation;
+   * A resting leg filled as maker (told by the edge). Booked against the leg's reservation;
    * the leg ends when nothing is left, the order when no leg rests.
    */
   onMakerFill(m: MakerFill): void {

@@ -1,3 +1,4 @@
+import type { HaltFlag, Messenger, OrderLog } from './types.ts';
 import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
 import { isDollarAsset, type Ledger } from './ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../actors/market/directory.ts';
@@ -7,10 +8,7 @@ import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import { isTerminal } from '../domain/orders.ts';
 import { nowNs, PRICE_SCALE } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
-import type { Endpoint } from '../engine/endpoint.ts';
-import type { Storage } from '../storage/index.ts';
 import { refuse, ResultCode } from './result-codes.ts';
-import type { KillSwitch } from './kill-switch.ts';
 import { Booking } from './booking.ts';
 import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
@@ -24,7 +22,7 @@ import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs, unreservedReason } from './risk.ts';
 import { lotRemainder } from './legs.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
-import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest } from './types.ts';
+import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest, Schedule } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
 import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
@@ -34,6 +32,23 @@ export { requestHash } from './idempotency.ts';
 /** The working orders a venue view looks at, at most (the working set is bounded by the client's own flow). */
 const MAX_VENUE_VIEW_ORDERS = 10_000;
 export type { ExecutionChannel, ExecutionConfig, ExecutionEvents, OrderRequest } from './types.ts';
+
+/** What an execution service runs on: its thread's messenger, timers and durable log, the shared market. */
+export interface ExecutionDeps {
+  orders: OrderLog;
+  messenger: Messenger;
+  schedule: Schedule;
+  books: VenueBooks;
+  feeTiers: FeeTiers;
+  market: MarketView;
+  halt: HaltFlag;
+  credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>;
+  events: ExecutionEvents;
+  config: ExecutionConfig;
+  log: Logger;
+  /** The actor key the edges tell this service's maker fills to (its router). */
+  self: string;
+}
 
 /**
  * The execution engine's coordinator on the gateway thread, next to LMDB: admission
@@ -66,25 +81,29 @@ export class ExecutionService {
   /** Sliced orders working now: their slices, and how to stop them between slices. */
   private readonly sliced: SlicedExecution;
 
-  constructor(
-    private readonly storage: Storage,
-    private readonly endpoint: Endpoint,
-    private readonly books: VenueBooks,
-    private readonly feeTiers: FeeTiers,
-    private readonly quotes: MarketView,
-    private readonly killSwitch: KillSwitch,
-    private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>,
-    private readonly events: ExecutionEvents,
-    private readonly config: ExecutionConfig,
-    private readonly log: Logger,
-  ) {
-    this.ledgers = new Ledgers(storage, log, config, (asset) => this.markOf(asset));
-    this.observer = new VenueObserver(quotes);
-    this.booking = new Booking(storage, this.ledgers, events, this.observer, log);
-    this.legs = new RestingLegs(endpoint, this.ledgers, this.booking, log);
-    this.reconciliation = new Reconciliation(storage, endpoint, this.ledgers, this.legs, this.booking, log);
+  private readonly orders: OrderLog;
+  private readonly endpoint: Messenger;
+  private readonly books: VenueBooks;
+  readonly feeTiers: FeeTiers;
+  private readonly quotes: MarketView;
+  private readonly killSwitch: HaltFlag;
+  private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>;
+  private readonly events: ExecutionEvents;
+  private readonly config: ExecutionConfig;
+  private readonly log: Logger;
+  private readonly self: string;
+
+  constructor(deps: ExecutionDeps) {
+    ({ orders: this.orders, messenger: this.endpoint, books: this.books, feeTiers: this.feeTiers, market: this.quotes, halt: this.killSwitch } = deps);
+    ({ credentialedVenues: this.credentialedVenues, events: this.events, config: this.config, log: this.log, self: this.self } = deps);
+    const { orders, log, config, events } = deps;
+    this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset));
+    this.observer = new VenueObserver(this.quotes);
+    this.booking = new Booking(orders, this.ledgers, events, this.observer, log);
+    this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log);
+    this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
-    this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, killSwitch);
+    this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, this.killSwitch, deps.schedule);
   }
 
   /** The client's positions ledger in a mode (see ledgers.ts: checkpoint plus replayed fills). */
@@ -99,6 +118,12 @@ export class ExecutionService {
 
   start(): void {
     this.ledgers.start();
+  }
+
+  /** Stops the timers (the actor's onStop); `drain` is the graceful end. */
+  stop(): void {
+    this.reconciliation.stop();
+    this.ledgers.stop();
   }
 
   /** Opens a simulated venue account when credentials are stored (see ledgers.ts). */
@@ -149,18 +174,18 @@ export class ExecutionService {
   ): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const client = principal.client_id;
     const mode = principal.mode;
-    const byHeader = idempotencyKey === null ? undefined : this.storage.orders.byIdempotencyKey(client, mode, idempotencyKey);
+    const byHeader = idempotencyKey === null ? undefined : this.orders.byIdempotencyKey(client, mode, idempotencyKey);
     if (byHeader !== undefined) return this.replay(byHeader, hash, `hdr/${idempotencyKey}`);
-    const existing = this.storage.orders.byClientOrderId(client, mode, request.client_order_id);
+    const existing = this.orders.byClientOrderId(client, mode, request.client_order_id);
     if (existing !== undefined) return this.replay(existing, hash, request.client_order_id);
     if (this.killSwitch.active) throw refuse(ResultCode.DISPATCH_HALTED, 'kill switch active: new orders are rejected');
     const entry = this.resolve(request);
-    const order = newOrder(this.storage.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry);
+    const order = newOrder(this.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry);
     if (request.start_armed === true) {
       order.status = 'WAITING';
       order.execution_type = 'armed';
       order.venue_state = 'not_sent';
-      this.storage.orders.putClientOrderId(order);
+      this.orders.putClientOrderId(order);
       await this.booking.persist(order);
       this.booking.emitOrder(order);
       return { status: 201, order };
@@ -172,7 +197,7 @@ export class ExecutionService {
   /** Activates an armed graph: routes and dispatches it like a new order. */
   async activate(principal: OrderOwner, graphId: string): Promise<OrderRecord> {
     const orderId = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
-    const order = this.storage.orders.getOrder(principal.client_id, principal.mode, orderId);
+    const order = this.orders.getOrder(principal.client_id, principal.mode, orderId);
     if (order === undefined) throw refuse(ResultCode.GRAPH_NOT_FOUND, `execution graph ${graphId} not found`);
     if (order.execution_type !== 'armed' || order.status !== 'WAITING' || this.activating.has(order.node_order_id)) {
       throw refuse(ResultCode.GRAPH_NOT_ARMED, `execution graph ${graphId} is not armed (status ${order.status})`);
@@ -207,7 +232,7 @@ export class ExecutionService {
 
   /** Cancels every leg still working; terminal orders answer with their status. */
   async cancel(principal: OrderOwner, id: string): Promise<OrderRecord> {
-    const order = this.storage.orders.getOrder(principal.client_id, principal.mode, id);
+    const order = this.orders.getOrder(principal.client_id, principal.mode, id);
     if (order === undefined) throw refuse(ResultCode.ORDER_NOT_FOUND, `order ${id} not found`);
     if (isTerminal(order.status)) return order;
     if (order.status === 'WAITING') {
@@ -222,32 +247,27 @@ export class ExecutionService {
     await this.running.get(order.node_order_id);
     const working = this.legs.workingOrder(order.node_order_id);
     if (working !== undefined) await this.legs.cancelResting(working, 'cancelled');
-    return this.storage.orders.getOrder(principal.client_id, principal.mode, id) ?? order;
+    return this.orders.getOrder(principal.client_id, principal.mode, id) ?? order;
   }
 
   /** What the venues show of the account's working orders (`GET /v1/orders` venue_view). */
   venueView(client: string, mode: Mode): Promise<VenueOrdersView> {
-    const open = this.storage.orders.listOrders(client, mode, { limit: MAX_VENUE_VIEW_ORDERS, openOnly: true }).orders;
+    const open = this.orders.listOrders(client, mode, { limit: MAX_VENUE_VIEW_ORDERS, openOnly: true }).orders;
     return venueOrdersView(this.endpoint, this.credentialedVenues(client, mode), open);
   }
 
   /** Kill switch: nothing new is admitted (see `submit`); armed orders and resting legs are cancelled. */
   async haltAll(): Promise<void> {
-    for (const order of this.storage.orders.openOrders()) {
+    for (const order of this.orders.openOrders()) {
       if (order.status !== 'WAITING') continue;
       finish(order, 'CANCELLED', 'kill_switch', 'kill switch activated');
-      this.storage.orders.putOrder(order);
+      this.orders.putOrder(order);
       this.booking.emitOrder(order);
     }
-    await this.storage.orders.durable();
+    await this.orders.durable();
     this.sliced.stopAll('kill_switch');
     await Promise.all(this.running.values());
     await Promise.all([...this.legs.orders()].map((order) => this.legs.cancelResting(order, 'kill_switch')));
-  }
-
-  /** After a restart: the working orders, reconciled with venues that kept no history (reconciliation.ts). */
-  recover(): Promise<number> {
-    return this.reconciliation.recover();
   }
 
   async drain(): Promise<void> {
@@ -256,7 +276,7 @@ export class ExecutionService {
     this.sliced.stopAll('shutdown');
     await Promise.all(this.running.values());
     this.ledgers.stop();
-    await this.storage.orders.durable();
+    await this.orders.durable();
   }
 
   private resolve(request: OrderRequest): BookEntry {
@@ -292,7 +312,7 @@ export class ExecutionService {
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
       await this.booking.persist(order);
-      this.storage.orders.putClientOrderId(order);
+      this.orders.putClientOrderId(order);
       this.booking.emitOrder(order);
       return;
     }
@@ -303,14 +323,14 @@ export class ExecutionService {
     if (order.children.every((c) => c.status === 'rejected')) {
       finish(order, 'REJECTED', 'insufficient_balance', unreservedReason(order, plan));
       await this.booking.persist(order);
-      this.storage.orders.putClientOrderId(order);
+      this.orders.putClientOrderId(order);
       this.booking.emitOrder(order);
       return;
     }
     order.status = 'RUNNING';
     order.venue_state = 'sent';
     order.engine_phase = 'dispatching';
-    this.storage.orders.putClientOrderId(order);
+    this.orders.putClientOrderId(order);
     await this.booking.persist(order);
     this.booking.emitOrder(order);
     const run = (sliced ? this.sliced.run(order, entry, views, reservations, deadline) : this.execute(order, views, reservations)).catch((err: unknown) => {
@@ -356,7 +376,7 @@ export class ExecutionService {
                 // An IOC leg's limit is the plan's worst level, widened by the protection band
                 // for a market order (legs.ts): it does not walk far past what was routed.
                 child.time_in_force === 'gtc'
-                  ? ({ t: 'Place', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9! } satisfies EdgeMessage)
+                  ? ({ t: 'Place', owner: this.self, child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9! } satisfies EdgeMessage)
                   : ({ t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
@@ -417,7 +437,7 @@ export class ExecutionService {
   }
 
   /**
-   * A resting leg filled as maker (the edge's EXEC_TOPIC): booked against the leg (see
+   * A resting leg filled as maker (told by the edge): booked against the leg (see
    * resting-legs.ts), durable before it is published.
    */
   onMakerFill(m: MakerFill): void {

@@ -1,3 +1,4 @@
+import type { HaltFlag, Schedule } from './types.ts';
 // Time-sliced execution of an order with a horizon (the schedule is slicing.ts): the loop that
 // runs one slice after another, and the registry of sliced orders working now with how to stop
 // them between slices (DELETE, the kill switch). Sending legs, reconciling them, the books and
@@ -7,7 +8,6 @@ import type { BookEntry } from '../actors/market/directory.ts';
 import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
 import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
-import type { KillSwitch } from './kill-switch.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { stampFirstFill } from './order-record.ts';
@@ -36,7 +36,9 @@ export class SlicedExecution {
     private readonly steps: SliceSteps,
     private readonly booking: Pick<Booking, 'settle' | 'commit' | 'persist'>,
     private readonly ledgers: Pick<Ledgers, 'ledger'>,
-    private readonly killSwitch: Pick<KillSwitch, 'active'>,
+    private readonly killSwitch: HaltFlag,
+    /** The thread's timers (a worker's runtime timers wake its parked loop; Node's would not). */
+    private readonly schedule: Schedule,
   ) {}
 
   /**
@@ -87,9 +89,9 @@ export class SlicedExecution {
         order.updated_unix_ns = nowNs();
         await this.booking.commit(order, fills);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now())));
+          const cancel = this.schedule(Math.max(0, Math.min(interval, deadline - Date.now())), resolve);
           control.wake = () => {
-            clearTimeout(timer);
+            cancel();
             resolve();
           };
         });

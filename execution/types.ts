@@ -1,7 +1,8 @@
 // The execution service's contract with the gateway: the order request it admits, its
 // configuration and where its events go. Re-exported by service.ts.
 import type { BookEntry } from '../actors/market/directory.ts';
-import type { Mode, OrderRecord } from '../domain/orders.ts';
+import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
+import type { ActorContext } from '../engine/actor.ts';
 
 /** Whose order it is: the authenticated caller as execution sees it (the gateway's Principal is one). */
 export interface OrderOwner {
@@ -44,4 +45,39 @@ export interface ExecutionEvents {
   /** Whether anyone listens for this client and mode: an event nobody reads is not built. */
   wants(channel: ExecutionChannel, client: string, mode: Mode): boolean;
   publish(channel: ExecutionChannel, client: string, mode: Mode, data: unknown): void;
+}
+
+/** How execution reaches actors: an actor's context on a worker, or the gateway's endpoint. */
+export type Messenger = Pick<ActorContext, 'ask' | 'tell'>;
+
+/** Runs `fn` after `delayMs` on the caller's thread; returns its cancel (ActorContext.schedule). */
+export type Schedule = (delayMs: number, fn: () => void) => () => void;
+
+/** Whether dispatch is halted (the kill switch), as execution reads it. */
+export interface HaltFlag {
+  readonly active: boolean;
+}
+
+/**
+ * Execution's durable order state: storage's OrderStore on the writer's thread, the router's
+ * journaled store on a worker (writes go to the journal, reads are local). Writes land when
+ * `durable()` resolves; nothing is acknowledged before.
+ */
+export interface OrderLog {
+  nextOrderId(): string;
+  nextFillId(): number;
+  putOrder(order: OrderRecord): void;
+  putClientOrderId(order: OrderRecord): void;
+  putFill(clientId: string, mode: Mode, fill: FillRecord): void;
+  putLedger(clientId: string, mode: Mode, snapshot: unknown): void;
+  durable(): Promise<void>;
+  getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined;
+  byClientOrderId(clientId: string, mode: Mode, clientOrderId: string): OrderRecord | undefined;
+  byIdempotencyKey(clientId: string, mode: Mode, key: string): OrderRecord | undefined;
+  getFill(clientId: string, mode: Mode, id: number): FillRecord | undefined;
+  getLedger(clientId: string, mode: Mode): unknown;
+  fillsAfter(clientId: string, mode: Mode, after: number): FillRecord[];
+  listOrders(clientId: string, mode: Mode, options: { limit: number; openOnly?: boolean }): { orders: OrderRecord[] };
+  /** The working orders this log holds (the router's: its own client's). */
+  openOrders(): OrderRecord[];
 }

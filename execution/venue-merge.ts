@@ -5,7 +5,7 @@ import { edgesOfVenue } from '../actors/edge/sim/catalog.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { OrderRecord } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
-import type { Endpoint } from '../engine/endpoint.ts';
+import type { Messenger } from './types.ts';
 
 /** How long one venue's open-orders answer is awaited before it counts as failed. */
 export const VENUE_VIEW_TIMEOUT_MS = 500;
@@ -33,7 +33,7 @@ export interface VenueOrdersView {
  * legs) which of the account's legs rest on its book. A venue that fails or times out is
  * reported with `ok: false`, and `all_succeeded` is then false.
  */
-export async function venueOrdersView(endpoint: Endpoint, credentialed: ReadonlySet<string>, open: readonly OrderRecord[]): Promise<VenueOrdersView> {
+export async function venueOrdersView(endpoint: Messenger, credentialed: ReadonlySet<string>, open: readonly OrderRecord[]): Promise<VenueOrdersView> {
   const byEdge = new Map<string, { venue: string; children: string[] }>();
   for (const venue of [...credentialed].sort()) {
     for (const edge of edgesOfVenue(venue)) if (edge.instrument_type !== 'prediction') byEdge.set(edge.edge_id, { venue, children: [] });

@@ -8,7 +8,7 @@ import type { VenueStats, VenueView } from './sor/sor-types.ts';
 import type { BenchmarkWalk, BestSingleVenue } from './tca/tca.ts';
 import { parseSymbol } from '../domain/market.ts';
 import { venueFee1e9 } from '../domain/units.ts';
-import type { Endpoint } from '../engine/endpoint.ts';
+import type { Messenger } from './types.ts';
 import type { FeeRates } from './fee-tiers.ts';
 
 /** Depth each edge reports for routing: the SOR's 50 levels. */
@@ -26,7 +26,7 @@ const NS_PER_MS = 1_000_000;
  */
 export class VenueBooks {
   constructor(
-    private readonly endpoint: Endpoint,
+    private readonly endpoint: Messenger,
     private readonly depth: DepthCacheReader,
   ) {}
 

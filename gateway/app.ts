@@ -17,16 +17,16 @@ import { healthRoutes } from './routes/health.ts';
 import { killSwitchRoutes } from './routes/kill-switch.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
-import { dataFrame, privateTopic } from './ws/channels.ts';
-import { ExecutionService, type ExecutionConfig } from '../execution/service.ts';
+import { dataFrame } from './ws/channels.ts';
+import type { ExecutionConfig } from '../execution/types.ts';
+import { RouterClient } from '../execution/router/client.ts';
+import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, type OrderEvent } from '../execution/router/messages.ts';
+import { OrderEvents } from './ws/order-events.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { parentOrderRoutes } from './routes/parent-orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
-import { VenueBooks } from '../execution/views.ts';
-import { FeeTiers } from '../execution/fee-tiers.ts';
-import { DepthCacheReader } from '../actors/edge/depth-cache.ts';
 import { SseHub } from './http/sse.ts';
-import { EXEC_TOPIC, TAPE_TOPIC, type MakerFill, type TapeBatch } from '../actors/edge/messages.ts';
+import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
 import { QuoteService } from './market/quotes.ts';
 import { TapeWriter } from './market/tape-writer.ts';
@@ -44,7 +44,9 @@ export interface GatewayDeps {
   logLevel: string;
   version: string;
   market: MarketMemory;
-  execution?: Partial<ExecutionConfig>;
+  /** The kill switch's shared word, read by every router (the topology shares it as `halt`). */
+  haltFlag: SharedArrayBuffer;
+  execution: ExecutionConfig;
 }
 
 /**
@@ -60,7 +62,7 @@ export class Gateway {
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
   private readonly tape: TapeWriter;
-  readonly execution: ExecutionService;
+  readonly execution: RouterClient;
 
   constructor(deps: GatewayDeps) {
     this.app = uws.App();
@@ -68,43 +70,12 @@ export class Gateway {
     const tickets = new TicketStore();
     this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest) });
     this.tape = new TapeWriter(deps.storage, deps.log);
-    const killSwitch = new KillSwitch(deps.storage.meta);
+    const killSwitch = new KillSwitch(deps.storage.meta, deps.haltFlag);
     const quotes = new QuoteService(deps.market, deps.topology.endpoint);
-    const executionConfig: ExecutionConfig = {
-      maxOrderNotionalUsd1e9: 1_000_000 * 1e9,
-      simAccountUsd: 100_000,
-      ...deps.execution,
-    };
+    const executionConfig = deps.execution;
     const streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() };
-    const feeTiers = new FeeTiers(deps.topology.endpoint, deps.log);
-    const execution = (this.execution = new ExecutionService(
-      deps.storage,
-      deps.topology.endpoint,
-      new VenueBooks(deps.topology.endpoint, new DepthCacheReader(deps.market.depth)),
-      feeTiers,
-      quotes,
-      killSwitch,
-      (client, mode) => deps.storage.credentials.venueSet(client, mode),
-      {
-        wants: (channel, client, mode) => {
-          const key = `${client}|${mode}`;
-          if (channel === 'tca' && streams.tca.has(key)) return true;
-          if (channel === 'orders' && streams.risk.has(key)) return true;
-          return this.app.numSubscribers(privateTopic(channel, { client_id: client, mode })) > 0;
-        },
-        publish: (channel, client, mode, data) => {
-          const key = `${client}|${mode}`;
-          if (channel === 'tca') streams.tca.publish(key, 'tca_report', data as { node_order_id: string });
-          if (channel === 'orders' && streams.risk.has(key) && (data as { engine_phase?: string }).engine_phase === 'done') {
-            streams.risk.publish(key, 'risk', riskReadout(this.context, client, mode));
-          }
-          const topic = privateTopic(channel, { client_id: client, mode });
-          if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
-        },
-      },
-      executionConfig,
-      deps.log,
-    ));
+    const execution = (this.execution = new RouterClient(deps.topology.endpoint, deps.log));
+    const events = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.context = {
       storage: deps.storage,
       topology: deps.topology,
@@ -122,11 +93,13 @@ export class Gateway {
       executionConfig,
       streams,
     };
+    // A router learns of its client's credentials from here (the row is durable first), and
+    // opens the simulated venue account and probes the fee tier itself.
     deps.storage.credentials.onStored((event) => {
-      // The ledger is seeded synchronously; only its persistence is awaited in the background.
-      execution.openSimAccount(event.client_id, event.mode, event.venue).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
-      // The fee tier is probed in the background; until it answers, the default schedule routes.
-      void feeTiers.probe(event.client_id, event.mode, event.venue);
+      execution.credentialsChanged(event, event.venue, true).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
+    });
+    deps.storage.credentials.onRemoved((event) => {
+      execution.credentialsChanged(event, event.venue, false).catch((err: unknown) => deps.log.error({ err }, 'router not told of removed credentials'));
     });
     killSwitch.onChange((state) => {
       streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
@@ -136,11 +109,11 @@ export class Gateway {
     deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
     deps.topology.endpoint.onPublish((topic, payload) => {
       if (topic === TAPE_TOPIC) this.tape.onBatch(payload as TapeBatch);
-      else if (topic === EXEC_TOPIC) execution.onMakerFill(payload as MakerFill);
+      else if (topic === ORDER_EVENTS_TOPIC) events.publish(payload as OrderEvent);
+      else if (topic === ROUTER_UP_TOPIC) execution.noteRouter(payload as string);
       else this.context.broadcast(topic, payload);
     });
     this.tape.start();
-    execution.start();
 
     const routes: RouteSpec[] = [
       ...healthRoutes(this.context),

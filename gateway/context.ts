@@ -6,7 +6,8 @@ import type { KillSwitch } from '../execution/kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
 import type { SseHub } from './http/sse.ts';
-import type { ExecutionConfig, ExecutionService } from '../execution/service.ts';
+import type { ExecutionConfig } from '../execution/types.ts';
+import type { RouterClient } from '../execution/router/client.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -18,7 +19,8 @@ export interface GatewayContext {
   readonly version: string;
   readonly startedAtMs: number;
   readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService };
-  readonly execution: ExecutionService;
+  /** The routers (`router:<mode>|<client>` on the workers), one message per call. */
+  readonly execution: RouterClient;
   /** Server-sent-event subscribers, keyed `client|mode`. */
   readonly streams: { readonly tca: SseHub<{ node_order_id: string }>; readonly risk: SseHub<Record<string, unknown>> };
   readonly executionConfig: ExecutionConfig;

@@ -67,6 +67,7 @@ function guarded(credentials: VenueCredentials): VenueCredentials {
 
 export class CredentialStore {
   private readonly listeners: CredentialStoredListener[] = [];
+  private readonly removedListeners: ((event: Omit<CredentialStoredEvent, 'stored_at_ms'>) => void)[] = [];
   /** `client|mode` -> venues with credentials; every order asks, so it is kept, and dropped on each write. */
   private readonly venueSets = new Map<string, ReadonlySet<VenueId>>();
 
@@ -137,13 +138,7 @@ export class CredentialStore {
 
   /** The venues with stored credentials for the client in this mode, sorted. */
   venues(clientId: string, mode: CredentialMode): VenueId[] {
-    const out: VenueId[] = [];
-    // Keys sort by (client, mode, venue), so this range is exactly this client's mode, in venue order.
-    for (const key of this.db.credentials.getKeys({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] })) {
-      const venue = key[2];
-      if (Object.hasOwn(CREDENTIAL_KINDS, venue)) out.push(venue as VenueId);
-    }
-    return out;
+    return storedVenues(this.db, clientId, mode);
   }
 
   /** `venues` as a set, cached until the client's credentials in that mode change. */
@@ -166,8 +161,22 @@ export class CredentialStore {
       return true;
     });
     this.venueSets.delete(`${clientId}|${mode}`);
-    if (removed) await this.db.root.flushed;
+    if (removed) {
+      await this.db.root.flushed;
+      for (const listener of this.removedListeners) {
+        try {
+          listener({ client_id: clientId, mode, venue });
+        } catch {
+          // Contained, as for stores.
+        }
+      }
+    }
     return removed;
+  }
+
+  /** Registers a listener for durable removals. */
+  onRemoved(listener: (event: Omit<CredentialStoredEvent, 'stored_at_ms'>) => void): void {
+    this.removedListeners.push(listener);
   }
 
   /** Registers a listener for durable stores; returns its removal. */
@@ -182,4 +191,15 @@ export class CredentialStore {
 
 function rowKey(clientId: string, mode: CredentialMode, venue: VenueId): RowKey {
   return [clientId, mode, venue];
+}
+
+/** The venues with stored credentials for the client in a mode, sorted; reads keys only (no key material). */
+export function storedVenues(db: Pick<Databases, 'credentials'>, clientId: string, mode: CredentialMode): VenueId[] {
+  const out: VenueId[] = [];
+  // Keys sort by (client, mode, venue), so this range is exactly this client's mode, in venue order.
+  for (const key of db.credentials.getKeys({ start: [clientId, mode, ''], end: [clientId, mode, '\uffff'] })) {
+    const venue = key[2];
+    if (Object.hasOwn(CREDENTIAL_KINDS, venue)) out.push(venue as VenueId);
+  }
+  return out;
 }

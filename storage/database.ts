@@ -46,9 +46,14 @@ export interface Databases {
 
 export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials'] as const;
 
-export function openDatabases(dataDir: string): Databases {
+/**
+ * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
+ * migrated. It never writes (writes go through the journal), and resets its read transaction
+ * to see other threads' commits (OrderStore.refresh).
+ */
+export function openDatabases(dataDir: string, options: { readerOnly?: boolean } = {}): Databases {
   const path = join(dataDir, 'lmdb');
-  mkdirSync(path, { recursive: true });
+  if (!options.readerOnly) mkdirSync(path, { recursive: true });
   const root = open({ path, maxDbs: 64, compression: false, noMemInit: true });
   // Shared structures make msgpack records about 2.5x faster to decode (MEASURED.md).
   const structures = { sharedStructuresKey: Symbol.for('structures') };
@@ -69,6 +74,7 @@ export function openDatabases(dataDir: string): Databases {
     ledgers: root.openDB({ name: 'ledgers' }),
     credentials: root.openDB({ name: 'credentials' }),
   };
+  if (options.readerOnly) return databases;
   try {
     migrate(databases);
   } catch (err) {

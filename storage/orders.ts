@@ -29,8 +29,13 @@ export interface OrderPage {
  * Header keys share order_keys with client_order_ids under a prefix no client_order_id can
  * have (`/` is outside their alphabet).
  */
-function headerKey(key: string): string {
+export function headerKey(key: string): string {
   return `hdr/${key}`;
+}
+
+/** The keys an order answers to for idempotency: its client_order_id, and `hdr/` + its Idempotency-Key. */
+export function orderKeys(order: Pick<OrderRecord, 'client_order_id' | 'idempotency_key'>): string[] {
+  return order.idempotency_key == null ? [order.client_order_id] : [order.client_order_id, headerKey(order.idempotency_key)];
 }
 
 export class OrderStore {
@@ -70,23 +75,42 @@ export class OrderStore {
 
   /** Writes (in the event turn's transaction); pair with `durable()` before acknowledging. */
   putOrder(order: OrderRecord): void {
-    const key: [string, Mode, string] = [order.client_id, order.mode, order.node_order_id];
     // The record carries the status it is indexed under, so a transition moves its index entry
     // without reading the stored record back.
-    if (order.stored_status !== order.status) {
-      if (order.stored_status !== undefined) void this.db.orderStatuses.remove([order.client_id, order.mode, order.stored_status, order.node_order_id]);
+    const previous = order.stored_status;
+    order.stored_status = order.status;
+    this.putOrderFrom(order, previous ?? null);
+  }
+
+  /**
+   * The write of an order whose index entry is `previous` (null: none yet): the journal's form,
+   * where the writer that tracked `stored_status` is a router on another thread.
+   */
+  putOrderFrom(order: OrderRecord, previous: string | null): void {
+    const key: [string, Mode, string] = [order.client_id, order.mode, order.node_order_id];
+    if (previous !== order.status) {
+      if (previous !== null) void this.db.orderStatuses.remove([order.client_id, order.mode, previous, order.node_order_id]);
       void this.db.orderStatuses.put([order.client_id, order.mode, order.status, order.node_order_id], 1);
-      order.stored_status = order.status;
     }
+    order.stored_status = order.status;
     void this.db.orders.put(key, order);
     if (isTerminal(order.status)) void this.db.openOrders.remove(key);
     else void this.db.openOrders.put(key, 1);
   }
 
+  /** Registers one idempotency key (a client_order_id, or `hdr/` + an Idempotency-Key). */
+  putOrderKey(clientId: string, mode: Mode, key: string, nodeOrderId: string): void {
+    void this.db.orderKeys.put([clientId, mode, key], nodeOrderId);
+  }
+
+  /** Reads from now on see every commit so far, including other threads' (a worker's reader). */
+  refresh(): void {
+    this.db.root.resetReadTxn();
+  }
+
   /** Registers the order's idempotency keys: its client_order_id, and its Idempotency-Key if any. */
   putClientOrderId(order: OrderRecord): void {
-    void this.db.orderKeys.put([order.client_id, order.mode, order.client_order_id], order.node_order_id);
-    if (order.idempotency_key != null) void this.db.orderKeys.put([order.client_id, order.mode, headerKey(order.idempotency_key)], order.node_order_id);
+    for (const key of orderKeys(order)) this.putOrderKey(order.client_id, order.mode, key, order.node_order_id);
   }
 
   /** The order placed with this `Idempotency-Key` header. */
@@ -214,10 +238,11 @@ export class OrderStore {
     return out;
   }
 
-  /** Every working order of every client: what a restart must reconcile. */
-  openOrders(): OrderRecord[] {
+  /** Every working order of every client (what a restart must reconcile), or of one client in a mode. */
+  openOrders(scope?: { clientId: string; mode: Mode }): OrderRecord[] {
     const out: OrderRecord[] = [];
-    for (const { key } of this.db.openOrders.getRange({})) {
+    const range = scope === undefined ? {} : { start: [scope.clientId, scope.mode, ''] as [string, Mode, string], end: [scope.clientId, scope.mode, '\uffff'] as [string, Mode, string] };
+    for (const { key } of this.db.openOrders.getRange(range)) {
       const order = this.getOrder(key[0], key[1], key[2]);
       if (order !== undefined) out.push(order);
     }

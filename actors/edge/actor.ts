@@ -8,13 +8,15 @@ import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
-import { EXEC_TOPIC, TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
+import { TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
 interface RestingChild {
   child_id: string;
   order_id: number;
   cum_fee_1e9: number;
+  /** The actor its maker fills are told to (the order's router). */
+  owner: string;
 }
 
 /** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
@@ -156,7 +158,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       this.resting.delete(order_id);
       this.restingByChild.delete(child.child_id);
     }
-    this.ctx!.publish(EXEC_TOPIC, {
+    this.ctx!.tell(child.owner, {
+      t: 'MakerFill',
       child_id: child.child_id,
       venue: this.spec.venue,
       edge_id: this.spec.edge_id,
@@ -239,7 +242,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
     if (report.resting_qty_1e8 > 0) {
       const last = execution.fills[execution.fills.length - 1];
-      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0 };
+      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0, owner: message.owner };
       this.resting.set(report.order_id, child);
       this.restingByChild.set(message.child_id, child);
     }

@@ -10,8 +10,8 @@ export type EdgeMessage =
   | { t: 'Book'; symbol: string; depth: number }
   /** A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. */
   | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null }
-  /** A child order that rests (GTC): crosses what it can now, the rest fills later as maker (`MakerFill` on EXEC_TOPIC). */
-  | { t: 'Place'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number }
+  /** A child order that rests (GTC): crosses what it can now, the rest fills later as maker (`MakerFill` told to `owner`, the order's router). */
+  | { t: 'Place'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number }
   /** Cancels a resting child; answers `CancelResult`. */
   | { t: 'Cancel'; child_id: string }
   /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
@@ -85,10 +85,9 @@ export interface OpenOrdersAnswer {
   resting: string[];
 }
 
-/** Internal gateway topic carrying clients' maker fills (never a WebSocket channel). */
-export const EXEC_TOPIC = '$exec';
-
+/** A resting child's maker fill, told by the edge to the child's owner (its router). */
 export interface MakerFill {
+  t: 'MakerFill';
   child_id: string;
   venue: string;
   edge_id: string;

@@ -2,11 +2,12 @@ import { ConsolidatedBook } from '../../actors/book/consolidated-book.ts';
 import { QuoteCacheReader, QuoteSnapshot, MAX_DEPTH } from '../../actors/book/quote-cache.ts';
 import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
 import { listingOf } from '../../actors/edge/sim/catalog.ts';
-import { book, edgeKey, type BookEntry, type BookType } from '../../actors/market/directory.ts';
+import { edgeKey, type BookEntry, type BookType } from '../../actors/market/directory.ts';
 import { Side } from '../../domain/market.ts';
 import { BPS, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 import type { MarketMemory } from './memory.ts';
+import { SharedMarketView } from '../../execution/market-view.ts';
 
 /** The spec's quote `source` values (Quote rules 2). */
 export type QuoteSource = 'edge_nbbo' | 'edge_rpc_snapshot' | 'venue_public_api' | 'unavailable';
@@ -52,6 +53,7 @@ const STALE_AFTER_MS = 30_000;
  */
 export class QuoteService {
   private readonly reader: QuoteCacheReader;
+  private readonly market: SharedMarketView;
   private readonly snapshot = new QuoteSnapshot();
   /** Books whose every feeding edge has been asked to subscribe (from the catalog at start). */
   private readonly warmed = new Set<string>();
@@ -66,14 +68,12 @@ export class QuoteService {
     private readonly endpoint: Endpoint,
   ) {
     this.reader = new QuoteCacheReader(memory.quotes);
+    this.market = new SharedMarketView(memory.quotes);
   }
 
   /** The book for a symbol: the requested instrument type, else spot, else perp. */
   resolve(symbol: string, instrumentType?: string): BookEntry | undefined {
-    const normalized = symbol.toUpperCase();
-    if (instrumentType === 'spot' || instrumentType === 'perp') return book(normalized, instrumentType);
-    if (instrumentType !== undefined) return undefined;
-    return book(normalized, 'spot') ?? book(normalized, 'perp');
+    return this.market.resolve(symbol, instrumentType);
   }
 
   /** The live cache only; undefined when the book has no data yet. */
@@ -85,9 +85,7 @@ export class QuoteService {
 
   /** The cached NBBO in integer units, or undefined when the book has no data. */
   nbbo1e9(entry: BookEntry): { bid_1e9: number; ask_1e9: number; crossed: boolean } | undefined {
-    const s = this.snapshot;
-    if (!this.reader.read(entry.slot, 0, s)) return undefined;
-    return { bid_1e9: s.bid_1e9, ask_1e9: s.ask_1e9, crossed: s.crossed };
+    return this.market.nbbo1e9(entry);
   }
 
   /** NBBO-level last update from the cache, or undefined. */

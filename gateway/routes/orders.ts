@@ -210,7 +210,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
             sources: [{ source: q.history === true || (status !== undefined && status !== 'open') ? 'history_db' : 'engine', complete: true }],
             counts,
             // The live venue merge is in scope on a live account's first page without a symbol filter.
-            venue_view: p.mode === 'live' && q.symbol === undefined && q.after === undefined && (q.offset ?? 0) === 0 ? await execution().venueView(p.client_id, p.mode) : null,
+            venue_view: p.mode === 'live' && q.symbol === undefined && q.after === undefined && (q.offset ?? 0) === 0 ? await execution().venueView(p) : null,
           },
         };
       },

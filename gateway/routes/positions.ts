@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { INSTRUMENT_KINDS, type InstrumentKind } from '../../execution/ledger/ledger.ts';
 import type { GatewayContext } from '../context.ts';
+import { privateInterestIndex, type PrivateChannel } from '../../actors/market/interest.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 
@@ -23,14 +24,14 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       query: PositionsQuery,
       responses: { 200: { description: '{positions, totals, as_of_ns}' } },
-      handler: (req) => {
+      handler: async (req) => {
         const p = principalOf(req);
         const q = req.query as Static<typeof PositionsQuery>;
         const kinds = list(q.kinds);
         const bad = kinds?.filter((k) => !(INSTRUMENT_KINDS as readonly string[]).includes(k)) ?? [];
         if (bad.length > 0) throw Errors.validation(bad.map((k) => ({ field: 'kinds', message: `unknown kind ${k}` })));
         const venues = list(q.venues);
-        const view = ctx.execution.ledger(p.client_id, p.mode).view((asset) => ctx.execution.markOf(asset), {
+        const view = await ctx.execution.positions(p, {
           ...(venues !== undefined ? { venues } : {}),
           ...(kinds !== undefined ? { kinds: kinds as InstrumentKind[] } : {}),
           include_closed: q.include_closed ?? false,
@@ -68,8 +69,12 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
           status: 200,
           body: undefined,
           sse: (sink) => {
-            sink.send('risk', riskReadout(ctx, p.client_id, p.mode));
-            return ctx.streams.risk.subscribe(`${p.client_id}|${p.mode}`, sink);
+            riskReadout(ctx, p.client_id, p.mode).then(
+              (readout) => sink.send('risk', readout),
+              (err: unknown) => ctx.log.warn({ err }, 'first risk read-out not sent'),
+            );
+            // Risk read-outs follow finished orders: the router builds order events for this listener.
+            return listening(ctx, 'orders', p, ctx.streams.risk.subscribe(`${p.client_id}|${p.mode}`, sink));
           },
         };
       },
@@ -89,7 +94,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
         return {
           status: 200,
           body: undefined,
-          sse: (sink) => ctx.streams.tca.subscribe(`${p.client_id}|${p.mode}`, sink, (r) => only === undefined || r.node_order_id === only),
+          sse: (sink) => listening(ctx, 'tca', p, ctx.streams.tca.subscribe(`${p.client_id}|${p.mode}`, sink, (r) => only === undefined || r.node_order_id === only)),
         };
       },
     },
@@ -101,32 +106,36 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       tags: ['risk'],
       auth: 'bearer',
       responses: { 200: { description: 'Risk state' } },
-      handler: (req) => {
+      handler: async (req) => {
         const p = principalOf(req);
-        return { status: 200, body: riskReadout(ctx, p.client_id, p.mode) };
+        return { status: 200, body: await riskReadout(ctx, p.client_id, p.mode) };
       },
     },
   ];
 }
 
 /** The risk read-out of a client in a mode: `GET /v1/risk` and the `risk` stream events. */
-export function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Record<string, unknown> {
-  const ledger = ctx.execution.ledger(client, mode);
-  const view = ledger.view((asset) => ctx.execution.markOf(asset));
-  const working = ctx.storage.orders.countOpen(client, mode);
+export async function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Promise<Record<string, unknown>> {
+  const ledger = await ctx.execution.risk({ client_id: client, mode });
   return {
     kill_switch: ctx.killSwitch.state,
     limits: { max_order_notional_usd_1e9: ctx.executionConfig.maxOrderNotionalUsd1e9 },
-    working_orders: working,
-    reserved: ledger
-      .rows()
-      .filter((r) => r.locked_qty_1e8 > 0n)
-      .map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
-    nav_usd_1e9: view.totals.nav_usd_1e9,
-    cash_usd_1e9: view.totals.cash_usd_1e9,
-    gross_exposure_usd_1e9: view.positions
-      .filter((r) => r.instrument.kind === 'crypto')
-      .reduce((s, r) => s + Math.abs(r.current_value_usd_1e9), 0),
+    working_orders: ctx.storage.orders.countOpen(client, mode),
+    reserved: ledger.reserved,
+    nav_usd_1e9: ledger.nav_usd_1e9,
+    cash_usd_1e9: ledger.cash_usd_1e9,
+    gross_exposure_usd_1e9: ledger.gross_exposure_usd_1e9,
     as_of_ns: Date.now() * 1_000_000,
+  };
+}
+
+/** Counts an SSE listener in the shared private interest while it is subscribed (the router reads it). */
+function listening(ctx: GatewayContext, channel: PrivateChannel, p: { client_id: string; mode: 'live' | 'sandbox' }, unsubscribe: () => void): () => void {
+  const interest = new Int32Array(ctx.market.memory.interest);
+  const index = privateInterestIndex(channel, p.client_id, p.mode);
+  Atomics.add(interest, index, 1);
+  return () => {
+    unsubscribe();
+    Atomics.sub(interest, index, 1);
   };
 }

@@ -1,5 +1,5 @@
 import { book, UNDERLYING_NAMES, underlyingIndex } from '../../actors/market/directory.ts';
-import { bookInterestIndex, fairInterestIndex, InterestKind } from '../../actors/market/interest.ts';
+import { bookInterestIndex, fairInterestIndex, InterestKind, privateInterestIndex, type PrivateChannel } from '../../actors/market/interest.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /**
@@ -17,7 +17,7 @@ export interface ChannelSpec {
   matches(channel: string): boolean;
   topic(channel: string, principal: Principal): string;
   /** Index of the channel's subscriber counter in the shared interest array, if it has one. */
-  interest?(channel: string): number | undefined;
+  interest?(channel: string, principal: Pick<Principal, 'client_id' | 'mode'>): number | undefined;
 }
 
 const exact = (name: string, description: string): ChannelSpec => ({
@@ -63,6 +63,7 @@ const privateChannel = (name: string, description: string): ChannelSpec => ({
   description,
   matches: (channel) => channel === name,
   topic: (channel, principal) => privateTopic(channel, principal),
+  interest: (channel, principal) => privateInterestIndex(channel as PrivateChannel, principal.client_id, principal.mode),
 });
 
 export const CHANNELS: readonly ChannelSpec[] = [

@@ -159,7 +159,7 @@ export class StreamServer {
           return;
         }
         const topic = spec.topic(channel, user.principal);
-        const interest = spec.interest?.(channel) ?? -1;
+        const interest = spec.interest?.(channel, user.principal) ?? -1;
         user.subscriptions.set(channel, { topic, interest });
         ws.subscribe(topic);
         if (interest >= 0 && this.deps.interest !== undefined) Atomics.add(this.deps.interest, interest, 1);

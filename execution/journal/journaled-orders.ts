@@ -1,0 +1,132 @@
+import { isTerminal, type FillRecord, type Mode, type OrderRecord } from '../../domain/orders.ts';
+import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
+import type { OrderLog } from '../types.ts';
+import type { JournalWrite } from './messages.ts';
+
+/**
+ * A router's durable order state: reads from its worker's own LMDB reader, writes collected
+ * until `durable()` and then sent to the journal as one write set, resolving when the journal
+ * has them on disk. What was written and is not yet acknowledged is read from here, so the
+ * router reads its own writes at once.
+ */
+export class JournaledOrders implements OrderLog {
+  private write: JournalWrite | undefined;
+  private readonly pendingOrders = new Map<string, { order: OrderRecord; previous_status: string | null }>();
+  /** Written and not yet acknowledged by the journal: node_order_id -> order. */
+  private readonly unsettled = new Map<string, OrderRecord>();
+  /** The write set (by number) that last carried each unsettled order. */
+  private readonly carriedBy = new Map<string, number>();
+  private writes = 0;
+  private readonly unsettledKeys = new Map<string, string>();
+  private readonly unsettledFills = new Map<number, FillRecord>();
+  private last: Promise<void> = Promise.resolve();
+
+  constructor(
+    /** The client and mode this router owns. */
+    private readonly scope: { clientId: string; mode: Mode },
+    private readonly reader: OrderStore,
+    private readonly send: (write: JournalWrite) => Promise<unknown>,
+  ) {}
+
+  nextOrderId(): string {
+    return this.reader.nextOrderId();
+  }
+
+  nextFillId(): number {
+    return this.reader.nextFillId();
+  }
+
+  putOrder(order: OrderRecord): void {
+    const write = this.collecting();
+    if (!this.pendingOrders.has(order.node_order_id)) {
+      const entry = { order, previous_status: order.stored_status ?? null };
+      this.pendingOrders.set(order.node_order_id, entry);
+      write.orders.push(entry);
+    }
+    order.stored_status = order.status;
+    this.unsettled.set(order.node_order_id, order);
+    this.carriedBy.set(order.node_order_id, this.writes);
+  }
+
+  putClientOrderId(order: OrderRecord): void {
+    const write = this.collecting();
+    for (const key of orderKeys(order)) {
+      write.order_keys.push([order.client_id, order.mode, key, order.node_order_id]);
+      this.unsettledKeys.set(`${order.client_id}|${order.mode}|${key}`, order.node_order_id);
+    }
+  }
+
+  putFill(clientId: string, mode: Mode, fill: FillRecord): void {
+    this.collecting().fills.push([clientId, mode, fill]);
+    this.unsettledFills.set(fill.id, fill);
+  }
+
+  putLedger(clientId: string, mode: Mode, snapshot: unknown): void {
+    this.collecting().ledgers.push([clientId, mode, snapshot]);
+  }
+
+  /** Sends what was written since the last call; resolves when it (and everything before it) is on disk. */
+  durable(): Promise<void> {
+    const write = this.write;
+    if (write === undefined) return this.last;
+    this.write = undefined;
+    this.pendingOrders.clear();
+    const number = this.writes++;
+    const sent = this.send(write).then(() => {
+      // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
+      this.reader.refresh();
+      for (const { order } of write.orders) {
+        // Settled only when no later write set carries the order again.
+        if (this.carriedBy.get(order.node_order_id) !== number) continue;
+        this.carriedBy.delete(order.node_order_id);
+        this.unsettled.delete(order.node_order_id);
+      }
+      for (const [client, mode, key] of write.order_keys) this.unsettledKeys.delete(`${client}|${mode}|${key}`);
+      for (const [, , fill] of write.fills) this.unsettledFills.delete(fill.id);
+    });
+    // A failed write fails its own callers; later ones wait only for it to settle.
+    this.last = sent.catch(() => undefined);
+    return sent;
+  }
+
+  getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined {
+    return this.unsettled.get(id) ?? this.reader.getOrder(clientId, mode, id);
+  }
+
+  byClientOrderId(clientId: string, mode: Mode, clientOrderId: string): OrderRecord | undefined {
+    const id = this.unsettledKeys.get(`${clientId}|${mode}|${clientOrderId}`);
+    return id === undefined ? this.reader.byClientOrderId(clientId, mode, clientOrderId) : this.getOrder(clientId, mode, id);
+  }
+
+  byIdempotencyKey(clientId: string, mode: Mode, key: string): OrderRecord | undefined {
+    return this.byClientOrderId(clientId, mode, headerKey(key));
+  }
+
+  getFill(clientId: string, mode: Mode, id: number): FillRecord | undefined {
+    return this.unsettledFills.get(id) ?? this.reader.getFill(clientId, mode, id);
+  }
+
+  getLedger(clientId: string, mode: Mode): unknown {
+    return this.reader.getLedger(clientId, mode);
+  }
+
+  fillsAfter(clientId: string, mode: Mode, after: number): FillRecord[] {
+    return this.reader.fillsAfter(clientId, mode, after);
+  }
+
+  listOrders(clientId: string, mode: Mode, options: { limit: number; openOnly?: boolean }): { orders: OrderRecord[] } {
+    return this.reader.listOrders(clientId, mode, options);
+  }
+
+  /** The router's working orders: what LMDB holds, overlaid with what is still on its way there. */
+  openOrders(): OrderRecord[] {
+    const byId = new Map<string, OrderRecord>();
+    for (const order of this.reader.openOrders(this.scope)) byId.set(order.node_order_id, order);
+    for (const order of this.unsettled.values()) byId.set(order.node_order_id, order);
+    return [...byId.values()].filter((o) => !isTerminal(o.status));
+  }
+
+  private collecting(): JournalWrite {
+    return (this.write ??= { t: 'Write', orders: [], order_keys: [], fills: [], ledgers: [] });
+  }
+}

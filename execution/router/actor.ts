@@ -1,0 +1,153 @@
+import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
+import { privateInterestIndex } from '../../actors/market/interest.ts';
+import type { Mode } from '../../domain/orders.ts';
+import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { storedVenues } from '../../storage/credentials.ts';
+import { openDatabases, type Databases } from '../../storage/database.ts';
+import { OrderStore } from '../../storage/orders.ts';
+import { FeeTiers } from '../fee-tiers.ts';
+import { JournaledOrders } from '../journal/journaled-orders.ts';
+import { JOURNAL_ACTOR, JOURNAL_TIMEOUT_MS, type JournalWrite } from '../journal/messages.ts';
+import { sharedHaltFlag } from '../kill-switch.ts';
+import { SharedMarketView } from '../market-view.ts';
+import { ExecutionRefusal } from '../result-codes.ts';
+import { ExecutionService } from '../service.ts';
+import type { ExecutionConfig, OrderOwner } from '../types.ts';
+import { VenueBooks } from '../views.ts';
+import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type OrderEvent, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
+
+/** What every router on a worker shares: one LMDB reader (and id generator), the shared market. */
+interface WorkerResources {
+  db: Databases;
+  reader: OrderStore;
+  depth: DepthCacheReader;
+  market: SharedMarketView;
+}
+
+let resources: WorkerResources | undefined;
+
+function workerResources(ctx: ActorContext): WorkerResources {
+  if (resources !== undefined) return resources;
+  const { shared, settings } = ctx.environment;
+  const db = openDatabases(String(settings['dataDir']), { readerOnly: true });
+  resources = { db, reader: new OrderStore(db), depth: new DepthCacheReader(shared['depth']!), market: new SharedMarketView(shared['quotes']!) };
+  return resources;
+}
+
+/** The execution settings every router reads from the topology's settings. */
+function executionConfig(settings: Readonly<Record<string, string | number | boolean>>): ExecutionConfig {
+  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']) };
+}
+
+/**
+ * `router:<mode>|<client>`: one client's execution in one mode, on the worker its key hashes
+ * to. It owns the client's admission state, reservations and balances, working orders, the SOR
+ * call, child dispatch to the edges, fill booking, TCA and order events; single-threaded, so
+ * no locks and no other client in its way. Durable writes go to the journal (JournaledOrders);
+ * reads are its worker's own LMDB reader.
+ *
+ * Every answer is a value (`RouterAnswer`): a refusal or an unexpected failure never throws out
+ * of the actor, because the runtime restarts an actor that throws and this one holds working
+ * orders and reservations in memory.
+ */
+export function routerActor(key: string): Actor<RouterMessage> {
+  const owner: OrderOwner = routerOwner(key) ?? { mode: 'live', client_id: '' };
+  let service: ExecutionService | undefined;
+  let venues: ReadonlySet<string> | undefined;
+  let reader: OrderStore | undefined;
+  let db: Databases | undefined;
+  return {
+    onStart(ctx) {
+      const r = workerResources(ctx);
+      r.reader.refresh();
+      ({ reader, db } = r);
+      const interest = new Int32Array(ctx.environment.shared['interest']!);
+      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, (write: JournalWrite) => ctx.ask(JOURNAL_ACTOR, write, JOURNAL_TIMEOUT_MS));
+      service = new ExecutionService({
+        orders,
+        messenger: ctx,
+        schedule: (ms, fn) => ctx.schedule(ms, fn),
+        books: new VenueBooks(ctx, r.depth),
+        feeTiers: new FeeTiers(ctx, ctx.log),
+        market: r.market,
+        halt: sharedHaltFlag(ctx.environment.shared['halt']!),
+        credentialedVenues: (client, mode) => (venues ??= new Set(storedVenues(r.db, client, mode as Mode))),
+        events: {
+          wants: (channel, client, mode) => Atomics.load(interest, privateInterestIndex(channel, client, mode)) > 0,
+          publish: (channel, client, mode, data) => void ctx.publish(ORDER_EVENTS_TOPIC, [channel, client, mode, data] satisfies OrderEvent),
+        },
+        config: executionConfig(ctx.environment.settings),
+        log: ctx.log,
+        self: key,
+      });
+      service.start();
+      ctx.publish(ROUTER_UP_TOPIC, key);
+    },
+
+    onMessage(m: RouterMessage, ctx: ActorContext): unknown {
+      const s = service!;
+      switch (m.t) {
+        case 'Submit':
+          return answer(s.submit(owner, m.request, m.idempotency_key ?? undefined));
+        case 'Preview':
+          return answer(s.preview(owner, m.request));
+        case 'Cancel':
+          return answer(s.cancel(owner, m.node_order_id));
+        case 'Activate':
+          return answer(s.activate(owner, m.graph_id));
+        case 'VenueView':
+          return answer(s.venueView(owner.client_id, owner.mode));
+        case 'Positions':
+          return answer(Promise.resolve().then(() => s.ledger(owner.client_id, owner.mode).view((asset) => s.markOf(asset), m.filters)));
+        case 'Risk':
+          return answer(Promise.resolve().then(() => risk(s, owner)));
+        case 'CredentialsStored':
+        case 'CredentialsRemoved':
+          // The gateway wrote the row on its thread: read it through a fresh transaction.
+          reader!.refresh();
+          venues = new Set(storedVenues(db!, owner.client_id, owner.mode));
+          if (m.t === 'CredentialsRemoved') return answer(Promise.resolve(true));
+          void s.feeTiers.probe(owner.client_id, owner.mode, m.venue);
+          return answer(s.openSimAccount(owner.client_id, owner.mode, m.venue).then(() => true));
+        case 'Halt':
+          return answer(s.haltAll().then(() => true));
+        case 'Drain':
+          return answer(s.drain().then(() => true));
+        case 'MakerFill':
+          s.onMakerFill(m);
+          return undefined;
+        default:
+          ctx.log.warn({ router: key, type: (m as { t?: unknown }).t }, 'unknown router message dropped');
+          return undefined;
+      }
+    },
+
+    onStop() {
+      service?.stop();
+    },
+  };
+}
+
+function answer<T>(work: Promise<T>): Promise<RouterAnswer<T>> {
+  return work.then(
+    (ok) => ({ ok }),
+    (err: unknown) =>
+      err instanceof ExecutionRefusal
+        ? { refused: { code: err.code, message: err.message, field: err.field } }
+        : { failed: err instanceof Error ? err.message : String(err) },
+  );
+}
+
+function risk(s: ExecutionService, owner: OrderOwner): RiskAnswer {
+  const ledger = s.ledger(owner.client_id, owner.mode);
+  const view = ledger.view((asset) => s.markOf(asset));
+  return {
+    reserved: ledger
+      .rows()
+      .filter((r) => r.locked_qty_1e8 > 0n)
+      .map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
+    nav_usd_1e9: view.totals.nav_usd_1e9,
+    cash_usd_1e9: view.totals.cash_usd_1e9,
+    gross_exposure_usd_1e9: view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((sum, r) => sum + Math.abs(r.current_value_usd_1e9), 0),
+  };
+}

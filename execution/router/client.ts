@@ -1,0 +1,87 @@
+import type { Mode } from '../../domain/orders.ts';
+import type { Logger } from '../../engine/actor.ts';
+import type { PositionFilters } from '../ledger/ledger.ts';
+import { refuse } from '../result-codes.ts';
+import type { Messenger, OrderOwner, OrderRequest } from '../types.ts';
+import { routerKey, type PositionsView, type PreviewAnswer, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitAnswer, type VenueOrdersView } from './messages.ts';
+import type { OrderRecord } from '../../domain/orders.ts';
+
+/** How long a caller waits for a router: a cancel waits for legs in flight, a submit for its commit. */
+const ROUTER_TIMEOUT_MS = 30_000;
+
+/**
+ * The routers as one sender sees them: each call is one message to the owner's router over the
+ * rings, and its refusal is thrown as the engine's `ExecutionRefusal` again. The gateway's
+ * routes use one; an actor on a worker can send the same messages itself.
+ */
+export class RouterClient {
+  /** Every router started since this process began (they announce themselves), for halts and drains. */
+  private readonly routers = new Set<string>();
+
+  constructor(
+    private readonly messenger: Messenger,
+    private readonly log: Logger,
+  ) {}
+
+  /** A router announced itself (ROUTER_UP_TOPIC). */
+  noteRouter(key: string): void {
+    this.routers.add(key);
+  }
+
+  submit(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitAnswer> {
+    return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null });
+  }
+
+  preview(owner: OrderOwner, request: OrderRequest): Promise<PreviewAnswer> {
+    return this.call(owner, { t: 'Preview', request });
+  }
+
+  cancel(owner: OrderOwner, nodeOrderId: string): Promise<OrderRecord> {
+    return this.call(owner, { t: 'Cancel', node_order_id: nodeOrderId });
+  }
+
+  activate(owner: OrderOwner, graphId: string): Promise<OrderRecord> {
+    return this.call(owner, { t: 'Activate', graph_id: graphId });
+  }
+
+  venueView(owner: OrderOwner): Promise<VenueOrdersView> {
+    return this.call(owner, { t: 'VenueView' });
+  }
+
+  positions(owner: OrderOwner, filters: PositionFilters): Promise<PositionsView> {
+    return this.call(owner, { t: 'Positions', filters });
+  }
+
+  risk(owner: OrderOwner): Promise<RiskAnswer> {
+    return this.call(owner, { t: 'Risk' });
+  }
+
+  credentialsChanged(owner: OrderOwner, venue: string, stored: boolean): Promise<boolean> {
+    return this.call(owner, { t: stored ? 'CredentialsStored' : 'CredentialsRemoved', venue });
+  }
+
+  /** Kill switch: every router cancels its armed orders and resting legs. */
+  async haltAll(): Promise<void> {
+    await this.everyRouter({ t: 'Halt' });
+  }
+
+  /** Shutdown: every router stops its slices, waits for legs in flight and makes its state durable. */
+  async drain(): Promise<void> {
+    await this.everyRouter({ t: 'Drain' });
+  }
+
+  private async everyRouter(message: RouterMessage): Promise<void> {
+    await Promise.all(
+      [...this.routers].map((key) =>
+        this.messenger.ask(key, message, ROUTER_TIMEOUT_MS).catch((err: unknown) => this.log.error({ router: key, type: message.t, err }, 'router did not answer')),
+      ),
+    );
+  }
+
+  private async call<T>(owner: { client_id: string; mode: Mode }, message: RouterMessage): Promise<T> {
+    const answer = await this.messenger.ask<RouterAnswer<T>>(routerKey(owner.mode, owner.client_id), message, ROUTER_TIMEOUT_MS);
+    if ('ok' in answer) return answer.ok;
+    if ('refused' in answer) throw refuse(answer.refused.code, answer.refused.message, answer.refused.field);
+    throw new Error(answer.failed);
+  }
+}

@@ -1,0 +1,73 @@
+import type { MakerFill } from '../../actors/edge/messages.ts';
+import type { Mode, OrderRecord } from '../../domain/orders.ts';
+import type { PositionFilters, PositionsView } from '../ledger/ledger.ts';
+import type { ResultCode } from '../result-codes.ts';
+import type { RoutingPlan } from '../sor/sor-types.ts';
+import type { ExecutionChannel, OrderRequest } from '../types.ts';
+import type { VenueOrdersView } from '../venue-merge.ts';
+
+/**
+ * What a router actor (`router:<mode>|<client>`) is asked. The gateway is one sender (one
+ * message per HTTP request); an actor on a worker (a strategy deployment) is another, with the
+ * same admission, journal and events.
+ */
+export type RouterMessage =
+  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null }
+  | { t: 'Preview'; request: OrderRequest }
+  | { t: 'Cancel'; node_order_id: string }
+  | { t: 'Activate'; graph_id: string }
+  /** What the venues show of the working orders (`GET /v1/orders` venue_view). */
+  | { t: 'VenueView' }
+  | { t: 'Positions'; filters: PositionFilters }
+  | { t: 'Risk' }
+  /** Credentials were stored for a venue: open its simulated account and probe the fee tier. */
+  | { t: 'CredentialsStored'; venue: string }
+  | { t: 'CredentialsRemoved'; venue: string }
+  /** Kill switch: armed orders and resting legs are cancelled (admission already reads the flag). */
+  | { t: 'Halt' }
+  /** Shutdown: slices stop, legs in flight end, ledgers are checkpointed, all durable. */
+  | { t: 'Drain' }
+  | MakerFill;
+
+/** A router's answer: the result, or the engine's refusal (mapped to the envelope by the gateway). */
+export type RouterAnswer<T> = { ok: T } | { refused: { code: ResultCode; message: string; field: string | null } } | { failed: string };
+
+export interface SubmitAnswer {
+  status: 200 | 201;
+  order: OrderRecord;
+}
+
+export interface PreviewAnswer {
+  plan: RoutingPlan;
+  landed_cost_1e9: number | null;
+}
+
+/** The ledger's part of the risk read-out; the gateway adds the kill switch, limits and working orders. */
+export interface RiskAnswer {
+  reserved: { venue: string; instrument: unknown; locked_qty_1e8: number }[];
+  nav_usd_1e9: number;
+  cash_usd_1e9: number;
+  gross_exposure_usd_1e9: number;
+}
+
+export type { PositionsView, VenueOrdersView };
+
+/** Topic a router publishes order events on (payload: OrderEvent); the gateway fans them out. */
+export const ORDER_EVENTS_TOPIC = '$orders';
+export type OrderEvent = [channel: ExecutionChannel, client: string, mode: Mode, data: unknown];
+
+/** Topic a router announces itself on when it starts, so a halt or a drain reaches it. */
+export const ROUTER_UP_TOPIC = '$router';
+
+export function routerKey(mode: Mode, client: string): string {
+  return `router:${mode}|${client}`;
+}
+
+/** The (mode, client) of a router key, or undefined. */
+export function routerOwner(key: string): { mode: Mode; client_id: string } | undefined {
+  const body = key.startsWith('router:') ? key.slice(7) : '';
+  const bar = body.indexOf('|');
+  const mode = body.slice(0, bar);
+  if (bar < 0 || (mode !== 'live' && mode !== 'sandbox')) return undefined;
+  return { mode, client_id: body.slice(bar + 1) };
+}

@@ -16,15 +16,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { median, startScript, startServiceProcess, stopChild } from './lib/processes.ts';
+import { baselineWorktree, median, startScript, startServiceProcess, stopChild, type ServiceProcess } from './lib/processes.ts';
 import { runIfMain, target, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 import { commitLatency } from './lib/commit-latency.ts';
+import { cpuPerOrder, threadCpuMs } from './lib/thread-cpu.ts';
 
 const SECONDS = Number(process.env['BENCH_ORDERS_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ORDERS_ROUNDS'] ?? 2);
 const VENUES = ['binance', 'okx', 'bybit'];
 const QTY = 100_000; // 0.001 BTC
+/** The build before the router actors (issue 9), run in the same session for the same-run ratio; `none` skips it. */
+const BASELINE = process.env['BENCH_ORDERS_BASELINE'] ?? '4b8a5dc';
+const SERVICE_ENV = { WORKERS: '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000' };
 
 const ECHO_SERVER = `
 const { createRequire } = require('node:module');
@@ -104,30 +108,53 @@ async function fixedRate(port: number, key: string, rate: number): Promise<{ p50
   return { p50_ms: result.latency.p50, p99_ms: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx };
 }
 
+/** A service process with the benchmark client's three venues credentialed and one order through. */
+async function tradingService(root?: string): Promise<ServiceProcess> {
+  const service = await startServiceProcess(SERVICE_ENV, root);
+  const base = `http://127.0.0.1:${service.port}`;
+  const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+  for (const venue of VENUES) {
+    const body = venue === 'okx' ? { api_key: 'bench', api_secret: 'bench', passphrase: 'bench' } : { api_key: 'bench', api_secret: 'bench' };
+    const res = await fetch(`${base}/v1/credentials/${venue}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`credentials for ${venue}: ${res.status} ${await res.text()}`);
+  }
+  await new Promise((r) => setTimeout(r, 2_000));
+  const probe = await fetch(`${base}/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ client_order_id: 'probe', symbol: 'BTC-USDT', side: 'buy', qty_1e8: QTY, order_type: 'market' }) });
+  if (probe.status !== 201) throw new Error(`probe order: ${probe.status} ${await probe.text()}`);
+  return service;
+}
+
 export async function run(): Promise<BenchResult> {
   assertWrk();
-  const service = await startServiceProcess({ WORKERS: '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000' });
   const echo = await startScript(ECHO_SERVER);
+  const worktree = BASELINE === 'none' ? undefined : baselineWorktree(BASELINE);
+  const service = await tradingService();
+  // The baseline build runs beside it, idle while the other is measured (the same machine state).
+  const baseline = worktree === undefined ? undefined : await tradingService(worktree.root);
   try {
     const base = `http://127.0.0.1:${service.port}`;
-    const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
-    for (const venue of VENUES) {
-      const body = venue === 'okx' ? { api_key: 'bench', api_secret: 'bench', passphrase: 'bench' } : { api_key: 'bench', api_secret: 'bench' };
-      const res = await fetch(`${base}/v1/credentials/${venue}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
-      if (res.status >= 300) throw new Error(`credentials for ${venue}: ${res.status} ${await res.text()}`);
-    }
-    await new Promise((r) => setTimeout(r, 2_000));
-    const probe = await fetch(`${base}/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ client_order_id: 'probe', symbol: 'BTC-USDT', side: 'buy', qty_1e8: QTY, order_type: 'market' }) });
-    if (probe.status !== 201) throw new Error(`probe order: ${probe.status} ${await probe.text()}`);
-
     const orderRounds: WrkFigures[] = [];
     const echoRounds: WrkFigures[] = [];
+    const baselineRounds: WrkFigures[] = [];
     const echoLua = echoScript(service.dataDir);
     const header = `Authorization: Bearer ${service.apiKey}`;
+    const cpu: Record<string, number>[] = [];
+    const baselineCpu: Record<string, number>[] = [];
+    /** One wrk round against a service, with the CPU its threads spent per order meanwhile. */
+    const measured = (svc: ServiceProcess, prefix: string, into: Record<string, number>[]): WrkFigures => {
+      const pid = svc.child.pid!;
+      const before = threadCpuMs(pid);
+      const figures = runWrk(`http://127.0.0.1:${svc.port}/v1/orders`, [`Authorization: Bearer ${svc.apiKey}`], SECONDS, luaScript(svc.dataDir, prefix, svc.apiKey));
+      into.push(cpuPerOrder(pid, before, threadCpuMs(pid), figures.rps * SECONDS));
+      return figures;
+    };
     for (let round = 0; round < ROUNDS; round++) {
       echoRounds.push(runWrk(`http://127.0.0.1:${echo.port}/`, [], SECONDS, echoLua));
-      orderRounds.push(runWrk(`${base}/v1/orders`, [header], SECONDS, luaScript(service.dataDir, `w${round}`, service.apiKey)));
+      orderRounds.push(measured(service, `w${round}`, cpu));
+      if (baseline !== undefined) baselineRounds.push(measured(baseline, `b${round}`, baselineCpu));
     }
+    const medianOf = (rows: Record<string, number>[], key: string) => (rows.length === 0 ? null : median(rows.map((r) => r[key]!)));
+    const baselineRps = baselineRounds.length === 0 ? null : median(baselineRounds.map((r) => r.rps));
     const bad = orderRounds.reduce((s, r) => s + r.non2xx, 0);
     const ordersRps = median(orderRounds.map((r) => r.rps));
     const echoRps = median(echoRounds.map((r) => r.rps));
@@ -147,6 +174,17 @@ export async function run(): Promise<BenchResult> {
         orders_p99_ms: median(orderRounds.map((r) => r.p99_ms)),
         orders_non2xx: bad,
         echo_rps: Math.round(echoRps),
+        baseline_ref: BASELINE,
+        baseline_orders_rps: baselineRps === null ? null : Math.round(baselineRps),
+        baseline_orders_p99_ms: baselineRounds.length === 0 ? null : median(baselineRounds.map((r) => r.p99_ms)),
+        cpu_per_order_main_us: medianOf(cpu, 'main_us'),
+        cpu_per_order_workers_us: medianOf(cpu, 'workers_us'),
+        cpu_per_order_helpers_us: medianOf(cpu, 'helpers_us'),
+        cpu_per_order_total_us: medianOf(cpu, 'total_us'),
+        baseline_cpu_per_order_main_us: medianOf(baselineCpu, 'main_us'),
+        baseline_cpu_per_order_workers_us: medianOf(baselineCpu, 'workers_us'),
+        baseline_cpu_per_order_helpers_us: medianOf(baselineCpu, 'helpers_us'),
+        baseline_cpu_per_order_total_us: medianOf(baselineCpu, 'total_us'),
         echo_p99_ms: median(echoRounds.map((r) => r.p99_ms)),
         half_rate_target_rps: Math.round(ordersRps / 2),
         half_rate_achieved_rps: Math.round(half.rps),
@@ -160,6 +198,7 @@ export async function run(): Promise<BenchResult> {
       },
       ratios: {
         orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)),
+        ...(baselineRps === null ? {} : { orders_over_baseline_rps: Number((ordersRps / baselineRps).toFixed(3)) }),
         half_rate_p99_over_commit_floor_p99: Number((half.p99_ms / floor.p99_ms).toFixed(2)),
       },
       targets: {
@@ -168,7 +207,8 @@ export async function run(): Promise<BenchResult> {
       },
     };
   } finally {
-    await Promise.all([service.stop(), stopChild(echo.child)]);
+    await Promise.all([service.stop(), stopChild(echo.child), baseline?.stop()]);
+    worktree?.remove();
   }
 }
 

@@ -57,6 +57,9 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean }
   const root = open({ path, maxDbs: 64, compression: false, noMemInit: true });
   // Shared structures make msgpack records about 2.5x faster to decode (MEASURED.md).
   const structures = { sharedStructuresKey: Symbol.for('structures') };
+  // msgpackr's option, passed through by lmdb-js (not in its typings): plain msgpack maps decode
+  // as objects. The journal stores router-encoded records (plain maps) in these databases.
+  const plainMaps = { mapsAsObjects: true };
   const databases: Databases = {
     root,
     meta: root.openDB({ name: 'meta' }),
@@ -66,12 +69,13 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean }
     apiKeyViews: root.openDB({ name: 'api_key_views', encoding: 'binary' }),
     trades: root.openDB({ name: 'trades', ...structures }),
     bars: root.openDB({ name: 'bars_1m', ...structures }),
-    orders: root.openDB({ name: 'orders', ...structures }),
+    // Records the journal stores arrive encoded by the routers as plain msgpack maps: read them as objects.
+    orders: root.openDB({ name: 'orders', ...structures, ...plainMaps }),
     orderKeys: root.openDB({ name: 'order_keys' }),
     openOrders: root.openDB({ name: 'open_orders' }),
     orderStatuses: root.openDB({ name: 'order_statuses' }),
-    fills: root.openDB({ name: 'fills', ...structures }),
-    ledgers: root.openDB({ name: 'ledgers' }),
+    fills: root.openDB({ name: 'fills', ...structures, ...plainMaps }),
+    ledgers: root.openDB({ name: 'ledgers', ...plainMaps }),
     credentials: root.openDB({ name: 'credentials' }),
   };
   if (options.readerOnly) return databases;

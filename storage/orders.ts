@@ -1,6 +1,7 @@
 import type { Databases } from './database.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
-import { isTerminal, ORDER_STATUSES } from '../domain/orders.ts';
+import { isTerminal, ORDER_STATUSES, type OrderStatus } from '../domain/orders.ts';
+import { asBinary } from 'lmdb';
 import { randomBase62 } from './random.ts';
 
 /**
@@ -96,6 +97,29 @@ export class OrderStore {
     void this.db.orders.put(key, order);
     if (isTerminal(order.status)) void this.db.openOrders.remove(key);
     else void this.db.openOrders.put(key, 1);
+  }
+
+  /**
+   * The journal's writes: values already msgpack-encoded by the router that owns them (plain
+   * msgpack, read back as objects: the databases open with `mapsAsObjects`), stored as they are.
+   */
+  putOrderEncoded(clientId: string, mode: Mode, id: string, status: OrderStatus, previous: OrderStatus | null, value: Uint8Array): void {
+    const key: [string, Mode, string] = [clientId, mode, id];
+    if (previous !== status) {
+      if (previous !== null) void this.db.orderStatuses.remove([clientId, mode, previous, id]);
+      void this.db.orderStatuses.put([clientId, mode, status, id], 1);
+    }
+    void this.db.orders.put(key, asBinary(value));
+    if (isTerminal(status)) void this.db.openOrders.remove(key);
+    else void this.db.openOrders.put(key, 1);
+  }
+
+  putFillEncoded(clientId: string, mode: Mode, id: number, value: Uint8Array): void {
+    void this.db.fills.put([clientId, mode, id], asBinary(value));
+  }
+
+  putLedgerEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
+    void this.db.ledgers.put([clientId, mode], asBinary(value));
   }
 
   /** Registers one idempotency key (a client_order_id, or `hdr/` + an Idempotency-Key). */

@@ -8,7 +8,8 @@ export type ProbeMessage =
   | { t: 'Add'; n: number }
   | { t: 'Get' }
   | { t: 'EchoLater'; payload: unknown; delay_ms: number }
-  | { t: 'AskPeer'; peer: string; message: ProbeMessage; timeout_ms?: number }
+  /** Asks any actor (a router, an edge) from this worker, as an actor of the engine would; answers its reply. */
+  | { t: 'AskPeer'; peer: string; message: unknown; timeout_ms?: number }
   | { t: 'Publish'; topic: string; payload: unknown }
   | { t: 'Throw'; message: string }
   /** Ends the worker thread, after holding it `after_ms` (its mailbox fills meanwhile, unread). */

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +20,13 @@ export interface ServiceProcess {
  * port, with a fresh data directory and one benchmark client created by the admin CLI. Its log
  * goes to a file, as in production, not to a pipe this process would have to drain.
  */
-export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string> = {}, root: string = ROOT): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seq-bench-'));
   const fullEnv = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', WORKERS: '1', ...env };
   const created = execFileSync(
     process.execPath,
     ['--import', 'tsx', 'scripts/admin.ts', 'create-client', 'bench', '--tier', 'enterprise', '--qps', '1000000'],
-    { cwd: ROOT, env: fullEnv, encoding: 'utf8' },
+    { cwd: root, env: fullEnv, encoding: 'utf8' },
   );
   const apiKey = /live key\s+\([^)]*\):\s+(\S+)/.exec(created)?.[1];
   if (apiKey === undefined) throw new Error(`admin CLI printed no key:\n${created}`);
@@ -34,7 +34,7 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
   const logFd = openSync(logPath, 'w');
   // BENCH_SERVICE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
   const nodeArgs = (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', logFd, 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   const port = Number((await waitForFileLine(logPath, /Listening on http:\/\/[^:]+:(\d+)/, 30_000))[1]);
   return {
@@ -93,4 +93,21 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * A checkout of another commit of this repository (`git worktree`), sharing this checkout's
+ * node_modules, for same-run comparisons against an earlier build. Removed by `remove()`.
+ */
+export function baselineWorktree(ref: string): { root: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'seq-baseline-'));
+  execFileSync('git', ['worktree', 'add', '--detach', root, ref], { cwd: ROOT, stdio: 'ignore' });
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  return {
+    root,
+    remove: () => {
+      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

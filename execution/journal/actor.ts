@@ -1,6 +1,6 @@
 import type { Actor } from '../../engine/actor.ts';
 import type { OrderStore } from '../../storage/orders.ts';
-import type { JournalMessage } from './messages.ts';
+import { readJournalFrame } from './frame.ts';
 
 /**
  * The journal stage (exchange-core's journaling, the LMAX input journal): every router's
@@ -10,14 +10,17 @@ import type { JournalMessage } from './messages.ts';
  * (durable before the 201, before a fill is published, before a slice's legs go out) hold
  * across threads.
  */
-export function journalActor(orders: OrderStore): () => Actor<JournalMessage> {
+export function journalActor(orders: OrderStore): () => Actor<Uint8Array> {
   return () => ({
-    onMessage(m: JournalMessage): Promise<number> {
-      for (const { order, previous_status } of m.orders) orders.putOrderFrom(order, previous_status);
-      for (const [client, mode, key, id] of m.order_keys) orders.putOrderKey(client, mode, key, id);
-      for (const [client, mode, fill] of m.fills) orders.putFill(client, mode, fill);
-      for (const [client, mode, checkpoint] of m.ledgers) orders.putLedger(client, mode, checkpoint);
-      return orders.durable().then(() => m.orders.length);
+    onMessage(frame: Uint8Array): Promise<number> {
+      // Records arrive encoded (frame.ts): stored as they are, never decoded on this thread.
+      const n = readJournalFrame(frame, (r) => {
+        if (r.kind === 'order') orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
+        else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
+        else if (r.kind === 'fill') orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
+        else orders.putLedgerEncoded(r.client_id, r.mode, r.value);
+      });
+      return orders.durable().then(() => n);
     },
   });
 }

@@ -1,7 +1,16 @@
-import { isTerminal, type FillRecord, type Mode, type OrderRecord } from '../../domain/orders.ts';
+import { isTerminal, type FillRecord, type Mode, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
-import type { JournalWrite } from './messages.ts';
+import { Packr } from 'msgpackr';
+import { JournalFrameWriter } from './frame.ts';
+
+/** What a router collects between two `durable()` calls. */
+interface WriteSet {
+  orders: { order: OrderRecord; previous_status: OrderStatus | null }[];
+  order_keys: [client: string, mode: Mode, key: string, node_order_id: string][];
+  fills: [client: string, mode: Mode, fill: FillRecord][];
+  ledgers: [client: string, mode: Mode, checkpoint: unknown][];
+}
 
 /**
  * A router's durable order state: reads from its worker's own LMDB reader, writes collected
@@ -10,8 +19,11 @@ import type { JournalWrite } from './messages.ts';
  * router reads its own writes at once.
  */
 export class JournaledOrders implements OrderLog {
-  private write: JournalWrite | undefined;
-  private readonly pendingOrders = new Map<string, { order: OrderRecord; previous_status: string | null }>();
+  private write: WriteSet | undefined;
+  private readonly pendingOrders = new Map<string, { order: OrderRecord; previous_status: OrderStatus | null }>();
+  /** Plain msgpack (no shared structures: the journal stores the bytes as they are). */
+  private readonly packr = new Packr({ useRecords: false, moreTypes: false });
+  private readonly frame = new JournalFrameWriter();
   /** Written and not yet acknowledged by the journal: node_order_id -> order. */
   private readonly unsettled = new Map<string, OrderRecord>();
   /** The write set (by number) that last carried each unsettled order. */
@@ -25,7 +37,8 @@ export class JournaledOrders implements OrderLog {
     /** The client and mode this router owns. */
     private readonly scope: { clientId: string; mode: Mode },
     private readonly reader: OrderStore,
-    private readonly send: (write: JournalWrite) => Promise<unknown>,
+    /** Sends a frame to the journal; the bytes are copied into the ring before it returns. */
+    private readonly send: (frame: Uint8Array) => Promise<unknown>,
   ) {}
 
   nextOrderId(): string {
@@ -72,7 +85,7 @@ export class JournaledOrders implements OrderLog {
     this.write = undefined;
     this.pendingOrders.clear();
     const number = this.writes++;
-    const sent = this.send(write).then(() => {
+    const sent = this.send(this.encode(write)).then(() => {
       // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
       this.reader.refresh();
       for (const { order } of write.orders) {
@@ -126,7 +139,20 @@ export class JournaledOrders implements OrderLog {
     return [...byId.values()].filter((o) => !isTerminal(o.status));
   }
 
-  private collecting(): JournalWrite {
-    return (this.write ??= { t: 'Write', orders: [], order_keys: [], fills: [], ledgers: [] });
+  private collecting(): WriteSet {
+    return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [] });
+  }
+
+  /** The write set as one journal frame (frame.ts), encoded now: the latest state of each order. */
+  private encode(write: WriteSet): Uint8Array {
+    const f = this.frame;
+    f.reset();
+    for (const { order, previous_status } of write.orders) {
+      f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.packr.pack(order));
+    }
+    for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
+    for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.packr.pack(fill));
+    for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
+    return f.finish();
   }
 }

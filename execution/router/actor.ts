@@ -1,13 +1,13 @@
 import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
-import type { Mode } from '../../domain/orders.ts';
+import { orderView, type Mode } from '../../domain/orders.ts';
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { storedVenues } from '../../storage/credentials.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
 import { FeeTiers } from '../fee-tiers.ts';
 import { JournaledOrders } from '../journal/journaled-orders.ts';
-import { JOURNAL_ACTOR, JOURNAL_TIMEOUT_MS, type JournalWrite } from '../journal/messages.ts';
+import { JOURNAL_ACTOR, JOURNAL_TIMEOUT_MS } from '../journal/messages.ts';
 import { sharedHaltFlag } from '../kill-switch.ts';
 import { SharedMarketView } from '../market-view.ts';
 import { ExecutionRefusal } from '../result-codes.ts';
@@ -62,7 +62,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       r.reader.refresh();
       ({ reader, db } = r);
       const interest = new Int32Array(ctx.environment.shared['interest']!);
-      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, (write: JournalWrite) => ctx.ask(JOURNAL_ACTOR, write, JOURNAL_TIMEOUT_MS));
+      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, (frame) => ctx.ask(JOURNAL_ACTOR, frame, JOURNAL_TIMEOUT_MS));
       service = new ExecutionService({
         orders,
         messenger: ctx,
@@ -87,8 +87,10 @@ export function routerActor(key: string): Actor<RouterMessage> {
     onMessage(m: RouterMessage, ctx: ActorContext): unknown {
       const s = service!;
       switch (m.t) {
-        case 'Submit':
-          return answer(s.submit(owner, m.request, m.idempotency_key ?? undefined));
+        case 'Submit': {
+          const submitted = s.submit(owner, m.request, m.idempotency_key ?? undefined);
+          return m.as === 'json' ? answer(submitted.then(({ status, order }) => ({ status, json: JSON.stringify(orderView(order)) }))) : answer(submitted);
+        }
         case 'Preview':
           return answer(s.preview(owner, m.request));
         case 'Cancel':

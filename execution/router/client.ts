@@ -3,7 +3,7 @@ import type { Logger } from '../../engine/actor.ts';
 import type { PositionFilters } from '../ledger/ledger.ts';
 import { refuse } from '../result-codes.ts';
 import type { Messenger, OrderOwner, OrderRequest } from '../types.ts';
-import { routerKey, type PositionsView, type PreviewAnswer, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitAnswer, type VenueOrdersView } from './messages.ts';
+import { routerKey, type PositionsView, type PreviewAnswer, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitAnswer, type SubmitJsonAnswer, type VenueOrdersView } from './messages.ts';
 import type { OrderRecord } from '../../domain/orders.ts';
 
 /** How long a caller waits for a router: a cancel waits for legs in flight, a submit for its commit. */
@@ -30,6 +30,11 @@ export class RouterClient {
 
   submit(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitAnswer> {
     return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null });
+  }
+
+  /** As `submit`, answered with the order's public JSON (the 201 body): nothing to decode or serialise here. */
+  submitJson(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitJsonAnswer> {
+    return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null, as: 'json' });
   }
 
   preview(owner: OrderOwner, request: OrderRequest): Promise<PreviewAnswer> {

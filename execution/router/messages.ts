@@ -12,7 +12,8 @@ import type { VenueOrdersView } from '../venue-merge.ts';
  * same admission, journal and events.
  */
 export type RouterMessage =
-  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null }
+  /** `as: 'json'`: the order comes back as its public JSON text (the HTTP answer, built here, sent as is). */
+  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
   | { t: 'Preview'; request: OrderRequest }
   | { t: 'Cancel'; node_order_id: string }
   | { t: 'Activate'; graph_id: string }
@@ -35,6 +36,11 @@ export type RouterAnswer<T> = { ok: T } | { refused: { code: ResultCode; message
 export interface SubmitAnswer {
   status: 200 | 201;
   order: OrderRecord;
+}
+
+export interface SubmitJsonAnswer {
+  status: 200 | 201;
+  json: string;
 }
 
 export interface PreviewAnswer {

@@ -140,8 +140,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         if (body.symbol === undefined && body.instrument === undefined) {
           throw Errors.validation([{ field: 'symbol', message: 'symbol or instrument is required' }]);
         }
-        const { status, order } = await execution().submit(principalOf(req), body, req.idempotencyKey);
-        return { status, body: orderView(order) };
+        const { status, json } = await execution().submitJson(principalOf(req), body, req.idempotencyKey);
+        return { status, body: undefined, json };
       },
     },
     {

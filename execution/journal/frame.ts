@@ -1,0 +1,148 @@
+import { ORDER_STATUSES, type Mode, type OrderStatus } from '../../domain/orders.ts';
+
+/**
+ * The journal frame: one router's write set, as the bytes of one ring message. A fixed
+ * little-endian header per record, then its strings and its value. Values (orders, fills,
+ * ledger checkpoints) are plain msgpack encoded by the router, stored by the journal as they
+ * are (`asBinary`): the gateway thread never decodes or re-encodes a record it journals.
+ *
+ *   frame     0   u32  record count n, then n records, unpadded:
+ *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint
+ *            +1   u8   mode        0 live | 1 sandbox
+ *            +2   u8   status      order: index in ORDER_STATUSES, else 0
+ *            +3   u8   previous    order: ORDER_STATUSES index of its index entry, 0xff none
+ *            +4   u16  c           client_id length, UTF-8 bytes
+ *            +6   u16  k           key length: order -> node_order_id, order key -> the key
+ *                                  (a client_order_id or hdr/ + Idempotency-Key), else 0
+ *            +8   f64  fill id     fill: its id (an integer below 2^53), else 0
+ *            +16  u32  v           value length: order, fill, ledger -> msgpack; order key ->
+ *                                  the node_order_id it names, UTF-8
+ *            +20  c + k + v bytes  client_id, key, value
+ */
+export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4 } as const;
+const HEADER = 20;
+const NO_STATUS = 0xff;
+
+export type JournalRecord =
+  | { kind: 'order'; client_id: string; mode: Mode; node_order_id: string; status: OrderStatus; previous_status: OrderStatus | null; value: Uint8Array }
+  | { kind: 'order_key'; client_id: string; mode: Mode; key: string; node_order_id: string }
+  | { kind: 'fill'; client_id: string; mode: Mode; fill_id: number; value: Uint8Array }
+  | { kind: 'ledger'; client_id: string; mode: Mode; value: Uint8Array };
+
+const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i]));
+
+/** Builds one frame in a reusable buffer; `finish` returns a view valid until the next `reset`. */
+export class JournalFrameWriter {
+  private buf = Buffer.allocUnsafe(64 * 1024);
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  private pos = 4;
+  private count = 0;
+
+  get records(): number {
+    return this.count;
+  }
+
+  reset(): void {
+    this.pos = 4;
+    this.count = 0;
+  }
+
+  order(client: string, mode: Mode, nodeOrderId: string, status: OrderStatus, previous: OrderStatus | null, value: Uint8Array): void {
+    const at = this.header(RecordKind.ORDER, mode, client, nodeOrderId, value.length);
+    this.buf[at + 2] = statusIndex.get(status)!;
+    this.buf[at + 3] = previous === null ? NO_STATUS : statusIndex.get(previous)!;
+    this.tail(client, nodeOrderId, value);
+  }
+
+  orderKey(client: string, mode: Mode, key: string, nodeOrderId: string): void {
+    const id = Buffer.from(nodeOrderId, 'utf8');
+    this.header(RecordKind.ORDER_KEY, mode, client, key, id.length);
+    this.tail(client, key, id);
+  }
+
+  fill(client: string, mode: Mode, fillId: number, value: Uint8Array): void {
+    const at = this.header(RecordKind.FILL, mode, client, '', value.length);
+    this.view.setFloat64(at + 8, fillId, true);
+    this.tail(client, '', value);
+  }
+
+  ledger(client: string, mode: Mode, value: Uint8Array): void {
+    this.header(RecordKind.LEDGER, mode, client, '', value.length);
+    this.tail(client, '', value);
+  }
+
+  finish(): Uint8Array {
+    this.view.setUint32(0, this.count, true);
+    return this.buf.subarray(0, this.pos);
+  }
+
+  private header(kind: number, mode: Mode, client: string, key: string, valueLength: number): number {
+    const c = Buffer.byteLength(client, 'utf8');
+    const k = Buffer.byteLength(key, 'utf8');
+    this.ensure(HEADER + c + k + valueLength);
+    const at = this.pos;
+    this.buf.fill(0, at, at + HEADER);
+    this.buf[at] = kind;
+    this.buf[at + 1] = mode === 'live' ? 0 : 1;
+    this.view.setUint16(at + 4, c, true);
+    this.view.setUint16(at + 6, k, true);
+    this.view.setUint32(at + 16, valueLength, true);
+    this.count++;
+    return at;
+  }
+
+  private tail(client: string, key: string, value: Uint8Array): void {
+    let at = this.pos + HEADER;
+    at += this.buf.write(client, at, 'utf8');
+    at += this.buf.write(key, at, 'utf8');
+    this.buf.set(value, at);
+    this.pos = at + value.length;
+  }
+
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+  }
+}
+
+/** Visits each record of a frame in order. Values are views into `frame`. */
+export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecord) => void): number {
+  const buf = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const n = view.getUint32(0, true);
+  let at = 4;
+  for (let i = 0; i < n; i++) {
+    const kind = buf[at]!;
+    const mode: Mode = buf[at + 1] === 0 ? 'live' : 'sandbox';
+    const c = view.getUint16(at + 4, true);
+    const k = view.getUint16(at + 6, true);
+    const v = view.getUint32(at + 16, true);
+    let p = at + HEADER;
+    const client_id = buf.toString('utf8', p, (p += c));
+    const key = buf.toString('utf8', p, (p += k));
+    const value = frame.subarray(p, p + v);
+    switch (kind) {
+      case RecordKind.ORDER: {
+        const previous = buf[at + 3]!;
+        visit({ kind: 'order', client_id, mode, node_order_id: key, status: ORDER_STATUSES[buf[at + 2]!]!, previous_status: previous === NO_STATUS ? null : ORDER_STATUSES[previous]!, value });
+        break;
+      }
+      case RecordKind.ORDER_KEY:
+        visit({ kind: 'order_key', client_id, mode, key, node_order_id: buf.toString('utf8', p, p + v) });
+        break;
+      case RecordKind.FILL:
+        visit({ kind: 'fill', client_id, mode, fill_id: view.getFloat64(at + 8, true), value });
+        break;
+      case RecordKind.LEDGER:
+        visit({ kind: 'ledger', client_id, mode, value });
+        break;
+      default:
+        throw new RangeError(`journal frame: unknown record kind ${kind}`);
+    }
+    at = p + v;
+  }
+  return n;
+}

@@ -157,7 +157,7 @@ export class Topology {
   /** Creates an actor now and again after every restart of its worker. */
   startActor(key: string): void {
     this.eagerActors.add(key);
-    if (this.slots[this.endpoint.ownerOf(key)]!.state === 'up') this.endpoint.startActor(key);
+    if (this.slots[this.endpoint.ownerOf(key)]?.state === 'up') this.endpoint.startActor(key);
   }
 
   /** Test and operations hook: ends a worker abruptly, as a crash would. */

@@ -84,7 +84,11 @@ export class Ledgers {
   }
 
   start(): void {
-    this.checkpointTimer = setInterval(() => this.checkpoint(), LEDGER_CHECKPOINT_MS);
+    // A router's log holds writes until `durable()`: ship the checkpoint even when no order follows.
+    this.checkpointTimer = setInterval(() => {
+      this.checkpoint();
+      this.orders.durable().catch((err: unknown) => this.log.warn({ err }, 'ledger checkpoint not journaled'));
+    }, LEDGER_CHECKPOINT_MS);
     this.checkpointTimer.unref();
   }
 

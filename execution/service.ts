@@ -94,9 +94,18 @@ export class ExecutionService {
   private readonly self: string;
 
   constructor(deps: ExecutionDeps) {
-    ({ orders: this.orders, messenger: this.endpoint, books: this.books, feeTiers: this.feeTiers, market: this.quotes, halt: this.killSwitch } = deps);
-    ({ credentialedVenues: this.credentialedVenues, events: this.events, config: this.config, log: this.log, self: this.self } = deps);
     const { orders, log, config, events } = deps;
+    this.orders = orders;
+    this.endpoint = deps.messenger;
+    this.books = deps.books;
+    this.feeTiers = deps.feeTiers;
+    this.quotes = deps.market;
+    this.killSwitch = deps.halt;
+    this.credentialedVenues = deps.credentialedVenues;
+    this.events = events;
+    this.config = config;
+    this.log = log;
+    this.self = deps.self;
     this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset));
     this.observer = new VenueObserver(this.quotes);
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log);

@@ -112,14 +112,7 @@ export class CredentialStore {
     await this.db.credentials.put(rowKey(clientId, mode, venue), row);
     this.venueSets.delete(`${clientId}|${mode}`);
     await this.db.root.flushed;
-    const event: CredentialStoredEvent = { client_id: clientId, mode, venue, stored_at_ms: storedAtMs };
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // Contained by contract (see CredentialStoredListener): the row is stored either way.
-      }
-    }
+    notify(this.listeners, { client_id: clientId, mode, venue, stored_at_ms: storedAtMs });
     return { stored: true, stored_at_ms: storedAtMs };
   }
 
@@ -163,13 +156,7 @@ export class CredentialStore {
     this.venueSets.delete(`${clientId}|${mode}`);
     if (removed) {
       await this.db.root.flushed;
-      for (const listener of this.removedListeners) {
-        try {
-          listener({ client_id: clientId, mode, venue });
-        } catch {
-          // Contained, as for stores.
-        }
-      }
+      notify(this.removedListeners, { client_id: clientId, mode, venue });
     }
     return removed;
   }
@@ -186,6 +173,17 @@ export class CredentialStore {
       const i = this.listeners.indexOf(listener);
       if (i >= 0) this.listeners.splice(i, 1);
     };
+  }
+}
+
+/** Calls each listener in order; one that throws is contained (see CredentialStoredListener): the row is durable either way. */
+function notify<E>(listeners: readonly ((event: E) => void)[], event: E): void {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch {
+      // contained by contract
+    }
   }
 }
 

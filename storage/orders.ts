@@ -78,38 +78,27 @@ export class OrderStore {
   putOrder(order: OrderRecord): void {
     // The record carries the status it is indexed under, so a transition moves its index entry
     // without reading the stored record back.
-    const previous = order.stored_status;
+    const previous = order.stored_status ?? null;
     order.stored_status = order.status;
-    this.putOrderFrom(order, previous ?? null);
-  }
-
-  /**
-   * The write of an order whose index entry is `previous` (null: none yet): the journal's form,
-   * where the writer that tracked `stored_status` is a router on another thread.
-   */
-  putOrderFrom(order: OrderRecord, previous: string | null): void {
-    const key: [string, Mode, string] = [order.client_id, order.mode, order.node_order_id];
-    if (previous !== order.status) {
-      if (previous !== null) void this.db.orderStatuses.remove([order.client_id, order.mode, previous, order.node_order_id]);
-      void this.db.orderStatuses.put([order.client_id, order.mode, order.status, order.node_order_id], 1);
-    }
-    order.stored_status = order.status;
-    void this.db.orders.put(key, order);
-    if (isTerminal(order.status)) void this.db.openOrders.remove(key);
-    else void this.db.openOrders.put(key, 1);
+    this.writeOrder(order.client_id, order.mode, order.node_order_id, order.status, previous, order);
   }
 
   /**
    * The journal's writes: values already msgpack-encoded by the router that owns them (plain
    * msgpack, read back as objects: the databases open with `mapsAsObjects`), stored as they are.
+   * `previous` is the status the order's index entry is under (null: none yet).
    */
   putOrderEncoded(clientId: string, mode: Mode, id: string, status: OrderStatus, previous: OrderStatus | null, value: Uint8Array): void {
+    this.writeOrder(clientId, mode, id, status, previous, asBinary(value));
+  }
+
+  private writeOrder(clientId: string, mode: Mode, id: string, status: OrderStatus, previous: OrderStatus | null, value: unknown): void {
     const key: [string, Mode, string] = [clientId, mode, id];
     if (previous !== status) {
       if (previous !== null) void this.db.orderStatuses.remove([clientId, mode, previous, id]);
       void this.db.orderStatuses.put([clientId, mode, status, id], 1);
     }
-    void this.db.orders.put(key, asBinary(value));
+    void this.db.orders.put(key, value);
     if (isTerminal(status)) void this.db.openOrders.remove(key);
     else void this.db.openOrders.put(key, 1);
   }

@@ -9,7 +9,8 @@ import { FAIR_ACTOR } from './actors/fair-price/messages.ts';
 import { edgeIds, edgeKey } from './actors/market/directory.ts';
 import { createMarketMemory } from './gateway/market/memory.ts';
 import { createHaltFlag } from './execution/kill-switch.ts';
-import { journalActor } from './execution/journal/actor.ts';
+import { journalStage } from './execution/journal/stage.ts';
+import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
 
@@ -52,9 +53,10 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
     settings: { simSeed: config.simSeed, dataDir: config.dataDir, ...execution },
-    // The journal: the single LMDB writer every router's durable writes go through.
-    gatewayActors: { journal: journalActor(storage.orders) },
   });
+  // The journal: the single LMDB writer every router's durable writes go through.
+  const journal = journalStage(storage.orders, (thread, bytes) => topology.endpoint.sendBinary(thread, JournalFrame.ACK, bytes));
+  topology.endpoint.onBinary(journal.type, journal.handler);
   const gateway = new Gateway({
     storage,
     topology,

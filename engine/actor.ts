@@ -49,4 +49,13 @@ export interface ActorContext {
   schedule(delayMs: number, fn: () => void): () => void;
   /** Restart count of this actor since its thread started. */
   readonly restarts: number;
+  /** Sends a binary frame (a fixed layout, no msgpack) to a thread; see Endpoint.sendBinary. */
+  sendBinary(thread: number, type: number, bytes: Uint8Array): void;
+  /** Registers this thread's handler of a binary frame type (thread-wide, not per actor). */
+  onBinary(type: number, handler: BinaryFrameHandler): void;
+  /** Runs `fn` once at the start of this thread's next poll (Endpoint.atNextPoll). */
+  atNextPoll(fn: () => void): void;
 }
+
+/** See Endpoint: a binary frame's payload is `bytes[offset, offset + length)`, valid during the call. */
+export type BinaryFrameHandler = (source: number, bytes: Uint8Array, offset: number, length: number) => void;

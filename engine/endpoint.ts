@@ -1,6 +1,6 @@
-import type { Actor, ActorContext, ActorEnvironment, ActorRegistry, Logger } from './actor.ts';
+import type { Actor, ActorContext, ActorEnvironment, ActorRegistry, BinaryFrameHandler, Logger } from './actor.ts';
 import { FrameDecoder, FrameEncoder } from './codec.ts';
-import { FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
+import { FIRST_BINARY_FRAME_TYPE, FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
 import { actorKind, GATEWAY_THREAD, placeActor } from './placement.ts';
 import { Mailbox } from './ring/mailbox.ts';
 import { RingWriter, type RingHandle } from './ring/spsc-ring.ts';
@@ -24,6 +24,7 @@ export interface EndpointOptions {
 
 export type PublishHandler = (topic: string, payload: unknown) => void;
 
+
 interface PendingAsk {
   resolve(value: unknown): void;
   reject(err: Error): void;
@@ -44,6 +45,8 @@ interface Deferred {
   dest: number;
   type: number;
   value: unknown;
+  /** A binary frame's own copy of its payload (`value` unused). */
+  bytes?: Uint8Array;
 }
 
 const MAX_DEFERRED = 65_536;
@@ -73,6 +76,9 @@ export class Endpoint {
   readonly environment: ActorEnvironment;
   private nextCorrelation = 1;
   private readonly gatewayKinds: ReadonlySet<string>;
+  private readonly binaryHandlers = new Map<number, BinaryFrameHandler>();
+  /** Work queued for the start of the next poll (atNextPoll). */
+  private nextPoll: (() => void)[] = [];
   readonly log: Logger;
 
   constructor(options: EndpointOptions) {
@@ -86,9 +92,10 @@ export class Endpoint {
     this.onAskSent = options.onAskSent;
     this.environment = options.environment ?? { shared: {}, settings: {} };
     this.gatewayKinds = new Set(options.gatewayKinds ?? []);
-    this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) =>
-      this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch),
-    );
+    this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) => {
+      if (type < FIRST_BINARY_FRAME_TYPE) this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch);
+      else this.onBinaryFrame(source, type, bytes, offset, length);
+    });
   }
 
   /** Wires the ring this thread writes to reach `dest` (whose mailbox control is given). */
@@ -144,12 +151,52 @@ export class Endpoint {
     return this.send(this.ownerOf(key), FrameType.START_ACTOR, [key]);
   }
 
+  /** Handles this thread's frames of a binary type (one handler per type and thread). */
+  onBinary(type: number, handler: BinaryFrameHandler): void {
+    if (type < FIRST_BINARY_FRAME_TYPE) throw new RangeError(`binary frame types start at ${FIRST_BINARY_FRAME_TYPE}, got ${type}`);
+    this.binaryHandlers.set(type, handler);
+  }
+
+  /**
+   * Sends a binary frame (no msgpack: the bytes are the message). When the ring is full it is
+   * copied and sent on a later poll, in order with deferred replies.
+   */
+  sendBinary(dest: number, type: number, bytes: Uint8Array): void {
+    const writer = this.writers[dest];
+    if (writer === undefined) return;
+    if (this.deferred.length === 0 && writer.tryWrite(type, bytes)) return;
+    this.defer({ dest, type, value: undefined, bytes: bytes.slice() });
+  }
+
+  /**
+   * Runs `fn` at the start of this thread's next poll: after the continuations now queued have
+   * run, before the next frames are read. Work several messages produced in one turn (a batch of
+   * journal records) leaves once.
+   */
+  atNextPoll(fn: () => void): void {
+    this.nextPoll.push(fn);
+    if (this.nextPoll.length === 1) this.onAskSent?.();
+  }
+
   /** Drains the mailbox (up to `budget` frames per inbound ring) and retries deferred replies. */
   poll(budget: number): number {
+    if (this.nextPoll.length > 0) this.runNextPoll();
     if (this.deferred.length > 0) this.flushDeferred();
     const handled = this.mailbox.poll(budget);
     if (this.touched.length > 0) this.endBatch();
     return handled;
+  }
+
+  private runNextPoll(): void {
+    const tasks = this.nextPoll;
+    this.nextPoll = [];
+    for (const task of tasks) {
+      try {
+        task();
+      } catch (err) {
+        this.log.error({ err }, 'next-poll task threw');
+      }
+    }
   }
 
   private endBatch(): void {
@@ -214,21 +261,39 @@ export class Endpoint {
 
   private sendOrDefer(dest: number, type: number, value: unknown): void {
     if (this.deferred.length === 0 && this.send(dest, type, value)) return;
+    this.defer({ dest, type, value });
+  }
+
+  private defer(d: Deferred): void {
     if (this.deferred.length >= MAX_DEFERRED) {
-      this.log.error({ dest, type }, 'deferred reply queue full; reply dropped');
+      this.log.error({ dest: d.dest, type: d.type }, 'deferred reply queue full; reply dropped');
       return;
     }
-    this.deferred.push({ dest, type, value });
+    this.deferred.push(d);
   }
 
   private flushDeferred(): void {
     let sent = 0;
     while (sent < this.deferred.length) {
       const d = this.deferred[sent]!;
-      if (!this.send(d.dest, d.type, d.value)) break;
+      const ok = d.bytes === undefined ? this.send(d.dest, d.type, d.value) : (this.writers[d.dest]?.tryWrite(d.type, d.bytes) ?? true);
+      if (!ok) break;
       sent++;
     }
     this.deferred.splice(0, sent);
+  }
+
+  private onBinaryFrame(source: number, type: number, bytes: Uint8Array, offset: number, length: number): void {
+    const handler = this.binaryHandlers.get(type);
+    if (handler === undefined) {
+      this.log.warn({ type, source }, 'binary frame of a type nobody handles dropped');
+      return;
+    }
+    try {
+      handler(source, bytes, offset, length);
+    } catch (err) {
+      this.log.error({ type, source, err }, 'binary frame handler threw');
+    }
   }
 
   private onFrame(source: number, type: number, body: unknown, endOfBatch: boolean): void {
@@ -388,6 +453,18 @@ class CellContext implements ActorContext {
 
   schedule(delayMs: number, fn: () => void): () => void {
     return this.scheduler.schedule(delayMs, fn);
+  }
+
+  sendBinary(thread: number, type: number, bytes: Uint8Array): void {
+    this.endpoint.sendBinary(thread, type, bytes);
+  }
+
+  onBinary(type: number, handler: BinaryFrameHandler): void {
+    this.endpoint.onBinary(type, handler);
+  }
+
+  atNextPoll(fn: () => void): void {
+    this.endpoint.atNextPoll(fn);
   }
 }
 

@@ -13,8 +13,11 @@ export const FrameType = {
   START_ACTOR: 6, // [key]
   // 100-199: orders and execution (fixed layouts, execution issue)
   // 200-299: market data: book deltas, trades (fixed layouts, market-data issue)
-  // 300-399: storage and journaling
+  // 300-399: storage and journaling (execution/journal: JOURNAL_WRITE, JOURNAL_ACK)
 } as const;
+
+/** Frames of this type and above are binary: their payload is handed over as bytes (Endpoint.onBinary). */
+export const FIRST_BINARY_FRAME_TYPE = 100;
 
 export type FrameTypeCode = (typeof FrameType)[keyof typeof FrameType];
 

@@ -83,14 +83,23 @@ async function main(): Promise<void> {
   const onTimerError = (err: unknown) => log.error({ err }, 'timer callback threw');
   const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
   let idle = 0;
+  let settled = true;
   let sliceEnd = performance.now() + SLICE_MS;
   while (!stopping) {
     const ran = timers.size > 0 ? timers.runDue(onTimerError) : 0;
     const handled = endpoint.poll(BATCH);
     if (handled > 0 || ran > 0) {
       idle = 0;
-      // Let promise continuations (async handlers, settled asks) run before the next batch.
+      settled = false;
+      // Let promise continuations (async handlers, settled asks) take a step before the next batch.
       await null;
+    } else if (!settled) {
+      // `await null` resumes this loop ahead of the continuations those steps queued: an async
+      // chain would stall behind the spin and the park below. One event-loop turn runs every
+      // queued continuation to the end before this thread spins or sleeps.
+      settled = true;
+      await yieldToEventLoop();
+      sliceEnd = performance.now() + SLICE_MS;
     } else if (++idle >= boot.spinPolls) {
       idle = 0;
       endpoint.mailbox.park(Math.min(timers.nextDelay(), boot.parkMaxMs));

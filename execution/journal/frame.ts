@@ -1,12 +1,14 @@
 import { ORDER_STATUSES, type Mode, type OrderStatus } from '../../domain/orders.ts';
 
 /**
- * The journal frame: one router's write set, as the bytes of one ring message. A fixed
- * little-endian header per record, then its strings and its value. Values (orders, fills,
- * ledger checkpoints) are plain msgpack encoded by the router, stored by the journal as they
- * are (`asBinary`): the gateway thread never decodes or re-encodes a record it journals.
+ * The journal frame: the write sets of a worker's routers since its last poll, as the bytes of
+ * one binary ring frame (JOURNAL_WRITE). A fixed little-endian header per record, then its
+ * strings and its value. Values (orders, fills, ledger checkpoints) are plain msgpack encoded
+ * by the router, stored by the journal as they are (`asBinary`): the gateway thread never
+ * decodes or re-encodes a record it journals.
  *
- *   frame     0   u32  record count n, then n records, unpadded:
+ *   frame     0   u32  sequence    the worker's frame number, echoed by the JOURNAL_ACK
+ *             4   u32  record count n, then n records, unpadded:
  *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint
  *            +1   u8   mode        0 live | 1 sandbox
  *            +2   u8   status      order: index in ORDER_STATUSES, else 0
@@ -21,6 +23,8 @@ import { ORDER_STATUSES, type Mode, type OrderStatus } from '../../domain/orders
  */
 export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4 } as const;
 const HEADER = 20;
+/** Sequence and record count. */
+const FRAME_HEADER = 8;
 const NO_STATUS = 0xff;
 
 export type JournalRecord =
@@ -35,15 +39,20 @@ const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i])
 export class JournalFrameWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-  private pos = 4;
+  private pos = FRAME_HEADER;
   private count = 0;
 
   get records(): number {
     return this.count;
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.pos;
+  }
+
   reset(): void {
-    this.pos = 4;
+    this.pos = FRAME_HEADER;
     this.count = 0;
   }
 
@@ -71,8 +80,9 @@ export class JournalFrameWriter {
     this.tail(client, '', value);
   }
 
-  finish(): Uint8Array {
-    this.view.setUint32(0, this.count, true);
+  finish(sequence = 0): Uint8Array {
+    this.view.setUint32(0, sequence, true);
+    this.view.setUint32(4, this.count, true);
     return this.buf.subarray(0, this.pos);
   }
 
@@ -108,12 +118,17 @@ export class JournalFrameWriter {
   }
 }
 
-/** Visits each record of a frame in order. Values are views into `frame`. */
+/** The frame's sequence number. */
+export function journalFrameSequence(frame: Uint8Array): number {
+  return new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(0, true);
+}
+
+/** Visits each record of a frame in order; returns the record count. Values are views into `frame`. */
 export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecord) => void): number {
   const buf = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-  const n = view.getUint32(0, true);
-  let at = 4;
+  const n = view.getUint32(4, true);
+  let at = FRAME_HEADER;
   for (let i = 0; i < n; i++) {
     const kind = buf[at]!;
     const mode: Mode = buf[at + 1] === 0 ? 'live' : 'sandbox';

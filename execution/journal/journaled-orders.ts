@@ -2,7 +2,7 @@ import { isTerminal, type FillRecord, type Mode, type OrderRecord, type OrderSta
 import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
-import { JournalFrameWriter } from './frame.ts';
+import type { JournalLink } from './link.ts';
 
 /** What a router collects between two `durable()` calls. */
 interface WriteSet {
@@ -14,8 +14,8 @@ interface WriteSet {
 
 /**
  * A router's durable order state: reads from its worker's own LMDB reader, writes collected
- * until `durable()` and then sent to the journal as one write set, resolving when the journal
- * has them on disk. What was written and is not yet acknowledged is read from here, so the
+ * until `durable()` and then appended to the worker's journal frame as one write set, resolving
+ * when the journal has them on disk. What was written and is not yet acknowledged is read from here, so the
  * router reads its own writes at once.
  */
 export class JournaledOrders implements OrderLog {
@@ -23,7 +23,6 @@ export class JournaledOrders implements OrderLog {
   private readonly pendingOrders = new Map<string, { order: OrderRecord; previous_status: OrderStatus | null }>();
   /** Plain msgpack (no shared structures: the journal stores the bytes as they are). */
   private readonly packr = new Packr({ useRecords: false, moreTypes: false });
-  private readonly frame = new JournalFrameWriter();
   /** Written and not yet acknowledged by the journal: node_order_id -> order. */
   private readonly unsettled = new Map<string, OrderRecord>();
   /** The write set (by number) that last carried each unsettled order. */
@@ -37,8 +36,8 @@ export class JournaledOrders implements OrderLog {
     /** The client and mode this router owns. */
     private readonly scope: { clientId: string; mode: Mode },
     private readonly reader: OrderStore,
-    /** Sends a frame to the journal; the bytes are copied into the ring before it returns. */
-    private readonly send: (frame: Uint8Array) => Promise<unknown>,
+    /** The worker's link to the journal (shared by its routers). */
+    private readonly journal: JournalLink,
   ) {}
 
   nextOrderId(): string {
@@ -85,7 +84,8 @@ export class JournaledOrders implements OrderLog {
     this.write = undefined;
     this.pendingOrders.clear();
     const number = this.writes++;
-    const sent = this.send(this.encode(write)).then(() => {
+    this.encode(write);
+    const sent = this.journal.commit().then(() => {
       // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
       this.reader.refresh();
       for (const { order } of write.orders) {
@@ -143,16 +143,14 @@ export class JournaledOrders implements OrderLog {
     return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [] });
   }
 
-  /** The write set as one journal frame (frame.ts), encoded now: the latest state of each order. */
-  private encode(write: WriteSet): Uint8Array {
-    const f = this.frame;
-    f.reset();
+  /** The write set appended to the worker's journal frame (frame.ts), encoded now: the latest state of each order. */
+  private encode(write: WriteSet): void {
+    const f = this.journal.frame;
     for (const { order, previous_status } of write.orders) {
       f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.packr.pack(order));
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
     for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.packr.pack(fill));
     for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
-    return f.finish();
   }
 }

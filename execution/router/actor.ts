@@ -7,7 +7,7 @@ import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
 import { FeeTiers } from '../fee-tiers.ts';
 import { JournaledOrders } from '../journal/journaled-orders.ts';
-import { JOURNAL_ACTOR, JOURNAL_TIMEOUT_MS } from '../journal/messages.ts';
+import { JournalLink } from '../journal/link.ts';
 import { sharedHaltFlag } from '../kill-switch.ts';
 import { SharedMarketView } from '../market-view.ts';
 import { ExecutionRefusal } from '../result-codes.ts';
@@ -16,10 +16,11 @@ import type { ExecutionConfig, OrderOwner } from '../types.ts';
 import { VenueBooks } from '../views.ts';
 import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type OrderEvent, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
 
-/** What every router on a worker shares: one LMDB reader (and id generator), the shared market. */
+/** What every router on a worker shares: one LMDB reader (and id generator), the journal link, the shared market. */
 interface WorkerResources {
   db: Databases;
   reader: OrderStore;
+  journal: JournalLink;
   depth: DepthCacheReader;
   market: SharedMarketView;
 }
@@ -30,7 +31,7 @@ function workerResources(ctx: ActorContext): WorkerResources {
   if (resources !== undefined) return resources;
   const { shared, settings } = ctx.environment;
   const db = openDatabases(String(settings['dataDir']), { readerOnly: true });
-  resources = { db, reader: new OrderStore(db), depth: new DepthCacheReader(shared['depth']!), market: new SharedMarketView(shared['quotes']!) };
+  resources = { db, reader: new OrderStore(db), journal: new JournalLink(ctx), depth: new DepthCacheReader(shared['depth']!), market: new SharedMarketView(shared['quotes']!) };
   return resources;
 }
 
@@ -62,7 +63,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       r.reader.refresh();
       ({ reader, db } = r);
       const interest = new Int32Array(ctx.environment.shared['interest']!);
-      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, (frame) => ctx.ask(JOURNAL_ACTOR, frame, JOURNAL_TIMEOUT_MS));
+      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
       service = new ExecutionService({
         orders,
         messenger: ctx,

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Packr, Unpackr } from 'msgpackr';
 import { ORDER_STATUSES } from '../../domain/orders.ts';
-import { JournalFrameWriter, readJournalFrame, type JournalRecord } from '../../execution/journal/frame.ts';
+import { journalFrameSequence, JournalFrameWriter, readJournalFrame, type JournalRecord } from '../../execution/journal/frame.ts';
 
 const mode = fc.constantFrom('live' as const, 'sandbox' as const);
 const status = fc.constantFrom(...ORDER_STATUSES);
@@ -43,11 +43,12 @@ describe('journal frame: binary layout', () => {
   it('round-trips every field of every record, in order (property)', () => {
     const w = new JournalFrameWriter();
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 40 }), (records) => {
+      fc.property(fc.array(record, { maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (records, sequence) => {
         w.reset();
         for (const r of records) write(w, r);
         // The frame crosses the ring as a copy: decode from a fresh buffer, as the journal does.
-        const frame = Buffer.from(w.finish());
+        const frame = Buffer.from(w.finish(sequence));
+        assert.equal(journalFrameSequence(frame), sequence);
         const read: JournalRecord[] = [];
         assert.equal(readJournalFrame(frame, (r) => read.push(r)), records.length);
         assert.deepEqual(read.map(normalised), records.map(normalised));

@@ -1,0 +1,38 @@
+import type { BinaryFrameHandler } from '../../engine/actor.ts';
+import type { OrderStore } from '../../storage/orders.ts';
+import { journalFrameSequence, readJournalFrame } from './frame.ts';
+import { encodeJournalAck, JournalFrame } from './messages.ts';
+
+/**
+ * The journal stage (exchange-core's journaling, the LMAX input journal), on the gateway
+ * thread beside LMDB's writer: every worker's journal frames (JOURNAL_WRITE) are applied here
+ * by this one writer, so the orders of every client share lmdb-js's transaction of the event
+ * turn and one `flushed` (group commit). Each frame is acknowledged (JOURNAL_ACK) once it is on
+ * disk: the routers' write-ahead rules (durable before the 201, before a fill is published,
+ * before a slice's legs go out) hold across threads.
+ */
+export function journalStage(orders: OrderStore, ack: (thread: number, bytes: Uint8Array) => void): { type: number; handler: BinaryFrameHandler } {
+  const handler: BinaryFrameHandler = (source, bytes, offset, length) => {
+    // The ring slot is reused once this returns, and LMDB may keep a value's bytes until its
+    // write runs: the frame gets its own copy. Records are stored as they arrive, never decoded.
+    const frame = Buffer.allocUnsafe(length);
+    frame.set(bytes.subarray(offset, offset + length));
+    const sequence = journalFrameSequence(frame);
+    try {
+      readJournalFrame(frame, (r) => {
+        if (r.kind === 'order') orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
+        else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
+        else if (r.kind === 'fill') orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
+        else orders.putLedgerEncoded(r.client_id, r.mode, r.value);
+      });
+    } catch (err) {
+      ack(source, encodeJournalAck(sequence, err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    orders.durable().then(
+      () => ack(source, encodeJournalAck(sequence, null)),
+      (err: unknown) => ack(source, encodeJournalAck(sequence, err instanceof Error ? err.message : String(err))),
+    );
+  };
+  return { type: JournalFrame.WRITE, handler };
+}

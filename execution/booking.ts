@@ -5,7 +5,7 @@ import type { ChildExecution } from '../actors/edge/messages.ts';
 import type { VenueView } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
-import { isTerminal, publicOrder } from '../domain/orders.ts';
+import { isTerminal, orderView, publicOrder } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
 import { fillRecord, ledgerFill } from './fills.ts';
@@ -111,10 +111,15 @@ export class Booking {
     }
   }
 
-  /** The order alone, durable: no fills with it. */
-  async persist(order: OrderRecord): Promise<void> {
+  /**
+   * The order alone, durable: no fills with it. With `reply` (a token the journal's thread
+   * awaits), the order's public JSON as it is now rides in the same write set and the journal
+   * gives it as the HTTP answer once durable: no message back through this router.
+   */
+  async persist(order: OrderRecord, reply?: number): Promise<void> {
     order.updated_unix_ns = nowNs();
     this.orders.putOrder(order);
+    if (reply !== undefined) this.orders.putReply(reply, 201, JSON.stringify(orderView(order)));
     await this.orders.durable();
   }
 

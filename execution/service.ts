@@ -144,8 +144,12 @@ export class ExecutionService {
    * Idempotent on the body's `client_order_id` and, when sent, on the `Idempotency-Key` header:
    * the order keeps its `client_order_id` and answers to both keys. Either key seen before with
    * the same request returns the original order (200), with another request 409.
+   *
+   * `reply`: a token the journal's thread awaits the HTTP answer under. A new order's 201 then
+   * rides in the write set that makes it durable (Booking.persist); a replay (200) or a refusal
+   * is the caller's to answer.
    */
-  async submit(principal: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<{ status: 200 | 201; order: OrderRecord }> {
+  async submit(principal: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined, reply?: number): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const scope = `${principal.client_id}|${principal.mode}|`;
     const keys = idempotencyKey === undefined ? [`${scope}${request.client_order_id}`] : [`${scope}hdr/${idempotencyKey}`, `${scope}${request.client_order_id}`];
     const hash = requestHash(request);
@@ -157,7 +161,7 @@ export class ExecutionService {
       const first = await pending.catch(() => undefined);
       if (first !== undefined) return this.replay(first.order, hash, key.slice(scope.length));
     }
-    const admission = this.admitOnce(principal, request, idempotencyKey ?? null, hash);
+    const admission = this.admitOnce(principal, request, idempotencyKey ?? null, hash, reply);
     for (const key of keys) this.admitting.set(key, admission);
     try {
       return await admission;
@@ -180,6 +184,7 @@ export class ExecutionService {
     request: OrderRequest,
     idempotencyKey: string | null,
     hash: string,
+    reply: number | undefined,
   ): Promise<{ status: 200 | 201; order: OrderRecord }> {
     const client = principal.client_id;
     const mode = principal.mode;
@@ -195,11 +200,11 @@ export class ExecutionService {
       order.execution_type = 'armed';
       order.venue_state = 'not_sent';
       this.orders.putClientOrderId(order);
-      await this.booking.persist(order);
+      await this.booking.persist(order, reply);
       this.booking.emitOrder(order);
       return { status: 201, order };
     }
-    await this.dispatch(order, entry);
+    await this.dispatch(order, entry, reply);
     return { status: 201, order };
   }
 
@@ -299,7 +304,7 @@ export class ExecutionService {
     return entry;
   }
 
-  private async dispatch(order: OrderRecord, entry: BookEntry): Promise<void> {
+  private async dispatch(order: OrderRecord, entry: BookEntry, reply?: number): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
     const views = await this.viewsOf(order, entry);
     // A sliced order routes its first slice now; the notional cap still weighs all of it.
@@ -320,7 +325,7 @@ export class ExecutionService {
     const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9);
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
-      await this.booking.persist(order);
+      await this.booking.persist(order, reply);
       this.orders.putClientOrderId(order);
       this.booking.emitOrder(order);
       return;
@@ -331,7 +336,7 @@ export class ExecutionService {
     order.lot_remainder_1e8 = lotRemainder(order, views, plan);
     if (order.children.every((c) => c.status === 'rejected')) {
       finish(order, 'REJECTED', 'insufficient_balance', unreservedReason(order, plan));
-      await this.booking.persist(order);
+      await this.booking.persist(order, reply);
       this.orders.putClientOrderId(order);
       this.booking.emitOrder(order);
       return;
@@ -340,13 +345,27 @@ export class ExecutionService {
     order.venue_state = 'sent';
     order.engine_phase = 'dispatching';
     this.orders.putClientOrderId(order);
-    await this.booking.persist(order);
-    this.booking.emitOrder(order);
-    const run = (sliced ? this.sliced.run(order, entry, views, reservations, deadline) : this.execute(order, views, reservations)).catch((err: unknown) => {
-      this.log.error({ node_order_id: order.node_order_id, err }, 'order execution failed');
-    });
+    // The run is registered before the commit: the 201 leaves with the commit (the journal
+    // answers it), so a cancel can arrive ahead of this continuation and must find the legs to wait for.
+    let go!: (execute: boolean) => void;
+    const run = new Promise<boolean>((resolve) => (go = resolve))
+      .then((execute) => {
+        if (!execute) return undefined;
+        return sliced ? this.sliced.run(order, entry, views, reservations, deadline) : this.execute(order, views, reservations);
+      })
+      .catch((err: unknown) => {
+        this.log.error({ node_order_id: order.node_order_id, err }, 'order execution failed');
+      });
     this.running.set(order.node_order_id, run);
     void run.finally(() => this.running.delete(order.node_order_id));
+    try {
+      await this.booking.persist(order, reply);
+    } catch (err) {
+      go(false);
+      throw err;
+    }
+    this.booking.emitOrder(order);
+    go(true);
   }
 
   private async execute(order: OrderRecord, views: readonly VenueView[], reservations: readonly (number | false | undefined)[]): Promise<void> {

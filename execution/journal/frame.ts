@@ -10,18 +10,19 @@ import { ORDER_STATUSES, type Mode, type OrderStatus } from '../../domain/orders
  *   frame     0   u32  sequence    the worker's frame number, echoed by the JOURNAL_ACK
  *             4   u32  record count n, then n records, unpadded:
  *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint
+ *                                  | 5 reply (the HTTP answer of the order this frame makes durable)
  *            +1   u8   mode        0 live | 1 sandbox
- *            +2   u8   status      order: index in ORDER_STATUSES, else 0
+ *            +2   u8   status      order: index in ORDER_STATUSES, else 0 (reply: +2 u16 HTTP status)
  *            +3   u8   previous    order: ORDER_STATUSES index of its index entry, 0xff none
  *            +4   u16  c           client_id length, UTF-8 bytes
  *            +6   u16  k           key length: order -> node_order_id, order key -> the key
  *                                  (a client_order_id or hdr/ + Idempotency-Key), else 0
- *            +8   f64  fill id     fill: its id (an integer below 2^53), else 0
+ *            +8   f64  fill id     fill: its id (an integer below 2^53); reply: its token; else 0
  *            +16  u32  v           value length: order, fill, ledger -> msgpack; order key ->
- *                                  the node_order_id it names, UTF-8
+ *                                  the node_order_id it names, UTF-8; reply -> the JSON body
  *            +20  c + k + v bytes  client_id, key, value
  */
-export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4 } as const;
+export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5 } as const;
 const HEADER = 20;
 /** Sequence and record count. */
 const FRAME_HEADER = 8;
@@ -31,7 +32,8 @@ export type JournalRecord =
   | { kind: 'order'; client_id: string; mode: Mode; node_order_id: string; status: OrderStatus; previous_status: OrderStatus | null; value: Uint8Array }
   | { kind: 'order_key'; client_id: string; mode: Mode; key: string; node_order_id: string }
   | { kind: 'fill'; client_id: string; mode: Mode; fill_id: number; value: Uint8Array }
-  | { kind: 'ledger'; client_id: string; mode: Mode; value: Uint8Array };
+  | { kind: 'ledger'; client_id: string; mode: Mode; value: Uint8Array }
+  | { kind: 'reply'; token: number; status: number; json: string };
 
 const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i]));
 
@@ -78,6 +80,15 @@ export class JournalFrameWriter {
   ledger(client: string, mode: Mode, value: Uint8Array): void {
     this.header(RecordKind.LEDGER, mode, client, '', value.length);
     this.tail(client, '', value);
+  }
+
+  /** The answer awaited under `token` on the journal's thread, given once this frame is durable. */
+  reply(token: number, status: number, json: string): void {
+    const bytes = Buffer.byteLength(json, 'utf8');
+    const at = this.header(RecordKind.REPLY, 'live', '', '', bytes);
+    this.view.setUint16(at + 2, status, true);
+    this.view.setFloat64(at + 8, token, true);
+    this.pos = at + HEADER + this.buf.write(json, at + HEADER, 'utf8');
   }
 
   finish(sequence = 0): Uint8Array {
@@ -153,6 +164,9 @@ export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecor
         break;
       case RecordKind.LEDGER:
         visit({ kind: 'ledger', client_id, mode, value });
+        break;
+      case RecordKind.REPLY:
+        visit({ kind: 'reply', token: view.getFloat64(at + 8, true), status: view.getUint16(at + 2, true), json: buf.toString('utf8', p, p + v) });
         break;
       default:
         throw new RangeError(`journal frame: unknown record kind ${kind}`);

@@ -10,6 +10,7 @@ interface WriteSet {
   order_keys: [client: string, mode: Mode, key: string, node_order_id: string][];
   fills: [client: string, mode: Mode, fill: FillRecord][];
   ledgers: [client: string, mode: Mode, checkpoint: unknown][];
+  replies: [token: number, status: number, json: string][];
 }
 
 /**
@@ -77,6 +78,10 @@ export class JournaledOrders implements OrderLog {
     this.collecting().ledgers.push([clientId, mode, snapshot]);
   }
 
+  putReply(token: number, status: number, json: string): void {
+    this.collecting().replies.push([token, status, json]);
+  }
+
   /** Sends what was written since the last call; resolves when it (and everything before it) is on disk. */
   durable(): Promise<void> {
     const write = this.write;
@@ -140,7 +145,7 @@ export class JournaledOrders implements OrderLog {
   }
 
   private collecting(): WriteSet {
-    return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [] });
+    return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [], replies: [] });
   }
 
   /** The write set appended to the worker's journal frame (frame.ts), encoded now: the latest state of each order. */
@@ -152,5 +157,6 @@ export class JournaledOrders implements OrderLog {
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
     for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.packr.pack(fill));
     for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
+    for (const [token, status, json] of write.replies) f.reply(token, status, json);
   }
 }

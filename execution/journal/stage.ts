@@ -2,6 +2,7 @@ import type { BinaryFrameHandler } from '../../engine/actor.ts';
 import type { OrderStore } from '../../storage/orders.ts';
 import { journalFrameSequence, readJournalFrame } from './frame.ts';
 import { encodeJournalAck, JournalFrame } from './messages.ts';
+import type { PendingReplies } from '../router/replies.ts';
 
 /**
  * The journal stage (exchange-core's journaling, the LMAX input journal), on the gateway
@@ -11,28 +12,43 @@ import { encodeJournalAck, JournalFrame } from './messages.ts';
  * disk: the routers' write-ahead rules (durable before the 201, before a fill is published,
  * before a slice's legs go out) hold across threads.
  */
-export function journalStage(orders: OrderStore, ack: (thread: number, bytes: Uint8Array) => void): { type: number; handler: BinaryFrameHandler } {
+export function journalStage(
+  orders: OrderStore,
+  ack: (thread: number, bytes: Uint8Array) => void,
+  replies: Pick<PendingReplies, 'settle'>,
+): { type: number; handler: BinaryFrameHandler } {
   const handler: BinaryFrameHandler = (source, bytes, offset, length) => {
     // The ring slot is reused once this returns, and LMDB may keep a value's bytes until its
     // write runs: the frame gets its own copy. Records are stored as they arrive, never decoded.
     const frame = Buffer.allocUnsafe(length);
     frame.set(bytes.subarray(offset, offset + length));
     const sequence = journalFrameSequence(frame);
+    // The HTTP answers of orders this frame makes durable: given once it is on disk.
+    const answers: { token: number; status: number; json: string }[] = [];
     try {
       readJournalFrame(frame, (r) => {
-        if (r.kind === 'order') orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
+        if (r.kind === 'reply') answers.push(r);
+        else if (r.kind === 'order') orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
         else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
         else if (r.kind === 'fill') orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
         else orders.putLedgerEncoded(r.client_id, r.mode, r.value);
       });
     } catch (err) {
-      ack(source, encodeJournalAck(sequence, err instanceof Error ? err.message : String(err)));
+      failed(source, sequence, answers, err);
       return;
     }
     orders.durable().then(
-      () => ack(source, encodeJournalAck(sequence, null)),
-      (err: unknown) => ack(source, encodeJournalAck(sequence, err instanceof Error ? err.message : String(err))),
+      () => {
+        ack(source, encodeJournalAck(sequence, null));
+        for (const a of answers) replies.settle(a.token, { ok: { status: a.status as 201, json: a.json } });
+      },
+      (err: unknown) => failed(source, sequence, answers, err),
     );
+  };
+  const failed = (source: number, sequence: number, answers: { token: number }[], err: unknown) => {
+    const reason = err instanceof Error ? err.message : String(err);
+    ack(source, encodeJournalAck(sequence, reason));
+    for (const a of answers) replies.settle(a.token, new Error(`journal write failed: ${reason}`));
   };
   return { type: JournalFrame.WRITE, handler };
 }

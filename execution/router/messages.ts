@@ -12,8 +12,12 @@ import type { VenueOrdersView } from '../venue-merge.ts';
  * same admission, journal and events.
  */
 export type RouterMessage =
-  /** `as: 'json'`: the order comes back as its public JSON text (the HTTP answer, built here, sent as is). */
-  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
+  /**
+   * `as: 'json'`: the order comes back as its public JSON text (the HTTP answer, built here, sent
+   * as is). `reply`: sent as a tell; the answer goes to the token on the gateway thread
+   * (replies.ts): a new order's 201 with its journal frame, anything else through REPLY_ACTOR.
+   */
+  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json'; reply?: number }
   | { t: 'Preview'; request: OrderRequest }
   | { t: 'Cancel'; node_order_id: string }
   | { t: 'Activate'; graph_id: string }

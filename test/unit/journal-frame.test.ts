@@ -1,6 +1,6 @@
 /**
  * The journal frame (execution/journal/frame.ts) round-trips every field of every record kind,
- * for any strings (UTF-8, empty, long), any status pair, any fill id below 2^53 and any value
+ * for any strings (UTF-8, empty, long), any status pair, any fill id or reply token below 2^53, any value
  * bytes, in any order and number; and a frame's records decode as what the router encoded.
  */
 import assert from 'node:assert/strict';
@@ -20,18 +20,21 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   fc.record({ kind: fc.constant('order_key' as const), client_id: text, mode, key: text, node_order_id: text }),
   fc.record({ kind: fc.constant('fill' as const), client_id: text, mode, fill_id: fc.maxSafeNat(), value: bytes }),
   fc.record({ kind: fc.constant('ledger' as const), client_id: text, mode, value: bytes }),
+  fc.record({ kind: fc.constant('reply' as const), token: fc.maxSafeNat(), status: fc.integer({ min: 100, max: 599 }), json: text }),
 );
 
 function write(w: JournalFrameWriter, r: JournalRecord): void {
   if (r.kind === 'order') w.order(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
   else if (r.kind === 'order_key') w.orderKey(r.client_id, r.mode, r.key, r.node_order_id);
   else if (r.kind === 'fill') w.fill(r.client_id, r.mode, r.fill_id, r.value);
-  else w.ledger(r.client_id, r.mode, r.value);
+  else if (r.kind === 'ledger') w.ledger(r.client_id, r.mode, r.value);
+  else w.reply(r.token, r.status, r.json);
 }
 
 /** Lone surrogates do not survive UTF-8 (they become U+FFFD): compare what UTF-8 can carry. */
 const utf8 = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 function normalised(r: JournalRecord): unknown {
+  if (r.kind === 'reply') return { ...r, json: utf8(r.json) };
   const out: Record<string, unknown> = { ...r, client_id: utf8(r.client_id) };
   if ('node_order_id' in r) out['node_order_id'] = utf8(r.node_order_id);
   if ('key' in r) out['key'] = utf8(r.key);

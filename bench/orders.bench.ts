@@ -13,10 +13,11 @@
  *
  * Targets: >= 10,000 orders/s on this 2-core machine; p99 < 10 ms at half that rate.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { baselineWorktree, median, startScript, startServiceProcess, stopChild, type ServiceProcess } from './lib/processes.ts';
+import { baselineWorktree, median, ROOT, startScript, startServiceProcess, stopChild, type ServiceProcess } from './lib/processes.ts';
 import { runIfMain, target, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 import { commitLatency } from './lib/commit-latency.ts';
@@ -28,6 +29,8 @@ const VENUES = ['binance', 'okx', 'bybit'];
 const QTY = 100_000; // 0.001 BTC
 /** The build before the router actors (issue 9), run in the same session for the same-run ratio; `none` skips it. */
 const BASELINE = process.env['BENCH_ORDERS_BASELINE'] ?? '4b8a5dc';
+/** Clients at once in the many-clients rounds (one router each). */
+const CLIENTS = 4;
 const SERVICE_ENV = { WORKERS: '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000' };
 
 const ECHO_SERVER = `
@@ -50,7 +53,8 @@ uws.App().post('/*', (res) => {
  * about `rate` per second, unsynchronised across connections: an open-ish loop whose latency
  * wrk times itself, in C, without a Node load generator competing for the two cores.
  */
-function luaScript(dir: string, prefix: string, key: string, rate?: number): string {
+function luaScript(dir: string, prefix: string, key: string | readonly string[], rate?: number): string {
+  const keys = typeof key === 'string' ? [key] : key;
   const path = join(dir, `${prefix}.lua`);
   const pace = rate === undefined ? '' : `delay = function()
   return math.random(0, ${Math.max(1, Math.round((2 * WRK_CONNECTIONS * 1000) / rate))})
@@ -59,12 +63,14 @@ end
   writeFileSync(
     path,
     `${pace}counter = 0
+keys = { ${keys.map((k) => `"${k}"`).join(', ')} }
 request = function()
   counter = counter + 1
+  local key = keys[(counter % #keys) + 1]
   local side = "buy"
   if counter % 2 == 0 then side = "sell" end
   local body = string.format('{"client_order_id":"${prefix}-%d","symbol":"BTC-USDT","side":"%s","qty_1e8":${QTY},"order_type":"market"}', counter, side)
-  return wrk.format("POST", "/v1/orders", {["Content-Type"] = "application/json", ["Authorization"] = "Bearer ${key}"}, body)
+  return wrk.format("POST", "/v1/orders", {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. key}, body)
 end
 `,
   );
@@ -108,16 +114,44 @@ async function fixedRate(port: number, key: string, rate: number): Promise<{ p50
   return { p50_ms: result.latency.p50, p99_ms: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx };
 }
 
-/** A service process with the benchmark client's three venues credentialed and one order through. */
-async function tradingService(root?: string): Promise<ServiceProcess> {
-  const service = await startServiceProcess(SERVICE_ENV, root);
-  const base = `http://127.0.0.1:${service.port}`;
-  const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+/** The client's three venues credentialed (which opens its simulated accounts). */
+async function credential(base: string, key: string): Promise<void> {
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   for (const venue of VENUES) {
     const body = venue === 'okx' ? { api_key: 'bench', api_secret: 'bench', passphrase: 'bench' } : { api_key: 'bench', api_secret: 'bench' };
     const res = await fetch(`${base}/v1/credentials/${venue}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
     if (res.status >= 300) throw new Error(`credentials for ${venue}: ${res.status} ${await res.text()}`);
   }
+}
+
+/**
+ * Three more clients of a running service (created by the admin CLI on its data directory),
+ * credentialed: with the benchmark client, four routers. Their ids hash two to each worker
+ * (`router:live|bench`, `|bench-1` on worker 2; `|bench-2`, `|bench-3` on worker 1).
+ */
+async function moreClients(service: ServiceProcess, root: string): Promise<string[]> {
+  const keys = [service.apiKey];
+  for (let i = 1; i < CLIENTS; i++) {
+    const created = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', `bench-${i}`, '--tier', 'enterprise', '--qps', '1000000'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: service.dataDir },
+      encoding: 'utf8',
+    });
+    const key = /live key\s+\([^)]*\):\s+(\S+)/.exec(created)?.[1];
+    if (key === undefined) throw new Error(`admin CLI printed no key:\n${created}`);
+    await credential(`http://127.0.0.1:${service.port}`, key);
+    keys.push(key);
+  }
+  await new Promise((r) => setTimeout(r, 1_000));
+  return keys;
+}
+
+/** A service process with the benchmark client's three venues credentialed and one order through. */
+async function tradingService(root?: string): Promise<ServiceProcess> {
+  const service = await startServiceProcess(SERVICE_ENV, root);
+  const base = `http://127.0.0.1:${service.port}`;
+  const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+  await credential(base, service.apiKey);
   await new Promise((r) => setTimeout(r, 2_000));
   const probe = await fetch(`${base}/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ client_order_id: 'probe', symbol: 'BTC-USDT', side: 'buy', qty_1e8: QTY, order_type: 'market' }) });
   if (probe.status !== 201) throw new Error(`probe order: ${probe.status} ${await probe.text()}`);
@@ -141,22 +175,27 @@ export async function run(): Promise<BenchResult> {
     const cpu: Record<string, number>[] = [];
     const baselineCpu: Record<string, number>[] = [];
     /** One wrk round against a service, with the CPU its threads spent per order meanwhile. */
-    const measured = (svc: ServiceProcess, prefix: string, into: Record<string, number>[]): WrkFigures => {
+    const measured = (svc: ServiceProcess, prefix: string, into: Record<string, number>[], keys: string | readonly string[] = svc.apiKey): WrkFigures => {
       const pid = svc.child.pid!;
       const before = threadCpuMs(pid);
-      const figures = runWrk(`http://127.0.0.1:${svc.port}/v1/orders`, [`Authorization: Bearer ${svc.apiKey}`], SECONDS, luaScript(svc.dataDir, prefix, svc.apiKey));
+      const figures = runWrk(`http://127.0.0.1:${svc.port}/v1/orders`, [], SECONDS, luaScript(svc.dataDir, prefix, keys));
       into.push(cpuPerOrder(pid, before, threadCpuMs(pid), figures.rps * SECONDS));
       return figures;
     };
+    const keys = await moreClients(service, ROOT);
+    const manyRounds: WrkFigures[] = [];
+    const manyCpu: Record<string, number>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       echoRounds.push(runWrk(`http://127.0.0.1:${echo.port}/`, [], SECONDS, echoLua));
       orderRounds.push(measured(service, `w${round}`, cpu));
+      manyRounds.push(measured(service, `m${round}`, manyCpu, keys));
       if (baseline !== undefined) baselineRounds.push(measured(baseline, `b${round}`, baselineCpu));
     }
     const medianOf = (rows: Record<string, number>[], key: string) => (rows.length === 0 ? null : median(rows.map((r) => r[key]!)));
     const baselineRps = baselineRounds.length === 0 ? null : median(baselineRounds.map((r) => r.rps));
     const bad = orderRounds.reduce((s, r) => s + r.non2xx, 0);
     const ordersRps = median(orderRounds.map((r) => r.rps));
+    const manyRps = median(manyRounds.map((r) => r.rps));
     const echoRps = median(echoRounds.map((r) => r.rps));
     const halfRate = Math.max(100, Math.round(ordersRps / 2));
     const half = runWrk(`${base}/v1/orders`, [header], SECONDS, luaScript(service.dataDir, 'paced', service.apiKey, halfRate));
@@ -166,7 +205,7 @@ export async function run(): Promise<BenchResult> {
       name: 'orders',
       description:
         `POST /v1/orders market orders (0.001 BTC-USDT, alternating sides, 3 credentialed venues, durable orders and fills) under wrk -t1 -c${WRK_CONNECTIONS} ` +
-        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds; then wrk paced at half the measured rate for p99 (and autocannon's pacing, for comparison), ` +
+        `-d${SECONDS}s vs a raw uWS JSON POST echo, ${ROUNDS} alternating rounds (and ${CLIENTS} clients at once, one router each, in the same rounds); then wrk paced at half the measured rate for p99 (and autocannon's pacing, for comparison), ` +
         'against the p99 of a bare LMDB put -> flushed at that rate (the durable-commit floor)',
       metrics: {
         orders_rps: Math.round(ordersRps),
@@ -181,6 +220,14 @@ export async function run(): Promise<BenchResult> {
         cpu_per_order_workers_us: medianOf(cpu, 'workers_us'),
         cpu_per_order_helpers_us: medianOf(cpu, 'helpers_us'),
         cpu_per_order_total_us: medianOf(cpu, 'total_us'),
+        clients_4_orders_rps: Math.round(manyRps),
+        clients_4_non2xx: manyRounds.reduce((s, r) => s + r.non2xx, 0),
+        clients_4_cpu_per_order_main_us: medianOf(manyCpu, 'main_us'),
+        clients_4_cpu_per_order_worker_a_us: medianOf(manyCpu, 'worker_a_us'),
+        clients_4_cpu_per_order_worker_b_us: medianOf(manyCpu, 'worker_b_us'),
+        clients_4_cpu_per_order_helpers_us: medianOf(manyCpu, 'helpers_us'),
+        clients_1_cpu_per_order_worker_a_us: medianOf(cpu, 'worker_a_us'),
+        clients_1_cpu_per_order_worker_b_us: medianOf(cpu, 'worker_b_us'),
         baseline_cpu_per_order_main_us: medianOf(baselineCpu, 'main_us'),
         baseline_cpu_per_order_workers_us: medianOf(baselineCpu, 'workers_us'),
         baseline_cpu_per_order_helpers_us: medianOf(baselineCpu, 'helpers_us'),
@@ -198,6 +245,7 @@ export async function run(): Promise<BenchResult> {
       },
       ratios: {
         orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)),
+        clients_4_over_clients_1_rps: Number((manyRps / ordersRps).toFixed(3)),
         ...(baselineRps === null ? {} : { orders_over_baseline_rps: Number((ordersRps / baselineRps).toFixed(3)) }),
         half_rate_p99_over_commit_floor_p99: Number((half.p99_ms / floor.p99_ms).toFixed(2)),
       },

@@ -28,5 +28,13 @@ export function cpuPerOrder(pid: number, before: Map<number, number>, after: Map
   const us = (ms: number) => Math.round((ms * 1000) / Math.max(1, orders));
   const workers = others.slice(0, 2).reduce((s, t) => s + t.ms, 0);
   const rest = others.slice(2).reduce((s, t) => s + t.ms, 0);
-  return { main_us: us(main), workers_us: us(workers), helpers_us: us(rest), total_us: us(main + workers + rest) };
+  return {
+    main_us: us(main),
+    workers_us: us(workers),
+    // The busier and the less busy worker: how evenly the routers (and edges) spread.
+    worker_a_us: us(others[0]?.ms ?? 0),
+    worker_b_us: us(others[1]?.ms ?? 0),
+    helpers_us: us(rest),
+    total_us: us(main + workers + rest),
+  };
 }

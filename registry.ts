@@ -7,8 +7,8 @@ import { routerActor } from './execution/router/actor.ts';
  *
  *   router:<mode>|<client>  one client's execution in one mode (execution/router/)
  *
- * The journal stage (binary JOURNAL_WRITE frames) and `reply:0` run on the gateway thread, beside
- * LMDB's writer (service.ts).
+ * The journal stage (binary JOURNAL_WRITE frames) runs on the gateway thread, beside LMDB's
+ * writer (service.ts).
  */
 export const registry: ActorRegistry = {
   ...marketActors,

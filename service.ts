@@ -11,7 +11,6 @@ import { createMarketMemory } from './gateway/market/memory.ts';
 import { createHaltFlag } from './execution/kill-switch.ts';
 import { journalStage } from './execution/journal/stage.ts';
 import { JournalFrame } from './execution/journal/messages.ts';
-import { PendingReplies } from './execution/router/replies.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
 
@@ -47,7 +46,6 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).
   const reconciled = await closeAfterRestart(storage.orders);
   if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
-  const replies = new PendingReplies();
   const topology = new Topology({
     workers: config.workers,
     registryUrl: new URL('./registry.ts', import.meta.url).href,
@@ -55,11 +53,11 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
     settings: { simSeed: config.simSeed, dataDir: config.dataDir, ...execution },
-    // Answers to order requests that a router tells back (a replay, a refusal): see replies.ts.
-    gatewayActors: { reply: replies.actor() },
   });
   // The journal: the single LMDB writer every router's durable writes go through.
-  const journal = journalStage(storage.orders, (thread, bytes) => topology.endpoint.sendBinary(thread, JournalFrame.ACK, bytes), replies);
+  const journal = journalStage(storage.orders, (thread, bytes) => topology.endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
+    topology.endpoint.answerAsk(correlation, value),
+  );
   topology.endpoint.onBinary(journal.type, journal.handler);
   const gateway = new Gateway({
     storage,
@@ -71,7 +69,6 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     market,
     haltFlag,
     execution,
-    replies,
   });
   const port = await gateway.listen(config.host, config.port);
   await topology.start();

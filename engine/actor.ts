@@ -17,6 +17,12 @@ export interface Actor<M = unknown> {
   onStop?(ctx: ActorContext): void;
 }
 
+/**
+ * What an actor's `onMessage` returns (or resolves with) when the ask is answered by someone
+ * else on the asker's thread (`Endpoint.answerAsk`): nothing is sent back.
+ */
+export const NO_REPLY: unique symbol = Symbol('no reply');
+
 export type ActorFactory = (key: string) => Actor<never>;
 
 /** Maps actor kinds (the part of the key before ':') to their factories. */
@@ -49,6 +55,9 @@ export interface ActorContext {
   schedule(delayMs: number, fn: () => void): () => void;
   /** Restart count of this actor since its thread started. */
   readonly restarts: number;
+  /** During `onMessage` of an ask: its correlation id and the asking thread (0 and -1 for a tell). */
+  readonly askCorrelation: number;
+  readonly askThread: number;
   /** Sends a binary frame (a fixed layout, no msgpack) to a thread; see Endpoint.sendBinary. */
   sendBinary(thread: number, type: number, bytes: Uint8Array): void;
   /** Registers this thread's handler of a binary frame type (thread-wide, not per actor). */

@@ -1,4 +1,4 @@
-import type { Actor, ActorContext, ActorEnvironment, ActorRegistry, BinaryFrameHandler, Logger } from './actor.ts';
+import { NO_REPLY, type Actor, type ActorContext, type ActorEnvironment, type ActorRegistry, type BinaryFrameHandler, type Logger } from './actor.ts';
 import { FrameDecoder, FrameEncoder } from './codec.ts';
 import { FIRST_BINARY_FRAME_TYPE, FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
 import { actorKind, GATEWAY_THREAD, placeActor } from './placement.ts';
@@ -213,6 +213,15 @@ export class Endpoint {
     touched.length = 0;
   }
 
+  /**
+   * Answers a pending ask of this thread as if its reply had arrived: a stage on this thread
+   * that gives the answer for the asked actor (which then returns NO_REPLY). Unknown or timed
+   * out correlations are ignored.
+   */
+  answerAsk(correlation: number, value: unknown): void {
+    this.settle(correlation, true, value);
+  }
+
   get pendingAsks(): number {
     return this.pending.size;
   }
@@ -346,23 +355,28 @@ export class Endpoint {
       this.touched.push(cell);
     }
     let result: unknown;
+    cell.ctx.askCorrelation = correlation;
+    cell.ctx.askThread = correlation === 0 ? -1 : source;
     try {
       result = cell.actor.onMessage(message, cell.ctx, endOfBatch);
     } catch (err) {
       this.onActorFailure(cell, message, err, source, correlation);
       return;
+    } finally {
+      cell.ctx.askCorrelation = 0;
+      cell.ctx.askThread = -1;
     }
     if (isThenable(result)) {
       const instance = cell.actor;
       result.then(
-        (value) => correlation !== 0 && this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]),
+        (value) => correlation !== 0 && value !== NO_REPLY && this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]),
         (err: unknown) => {
           // A late failure of an instance already replaced must not restart its successor.
           if (cell.actor === instance) this.onActorFailure(cell, message, err, source, correlation);
           else if (correlation !== 0) this.replyErr(source, correlation, RuntimeErrorCode.ACTOR_FAILED, errorMessage(err));
         },
       );
-    } else if (correlation !== 0) {
+    } else if (correlation !== 0 && result !== NO_REPLY) {
       this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, result]);
     }
   }
@@ -421,6 +435,8 @@ export class Endpoint {
 class CellContext implements ActorContext {
   cell: ActorCell | undefined;
   readonly thread: number;
+  askCorrelation = 0;
+  askThread = -1;
 
   constructor(
     private readonly endpoint: Endpoint,

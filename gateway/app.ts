@@ -20,7 +20,6 @@ import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
 import { dataFrame } from './ws/channels.ts';
 import type { ExecutionConfig } from '../execution/types.ts';
 import { RouterClient } from '../execution/router/client.ts';
-import type { PendingReplies } from '../execution/router/replies.ts';
 import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, type OrderEvent } from '../execution/router/messages.ts';
 import { OrderEvents } from './ws/order-events.ts';
 import { orderRoutes } from './routes/orders.ts';
@@ -48,8 +47,6 @@ export interface GatewayDeps {
   /** The kill switch's shared word, read by every router (the topology shares it as `halt`). */
   haltFlag: SharedArrayBuffer;
   execution: ExecutionConfig;
-  /** Order answers the journal gives on this thread (execution/router/replies.ts). */
-  replies?: PendingReplies;
 }
 
 /**
@@ -77,7 +74,7 @@ export class Gateway {
     const quotes = new QuoteService(deps.market, deps.topology.endpoint);
     const executionConfig = deps.execution;
     const streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() };
-    const execution = (this.execution = new RouterClient(deps.topology.endpoint, deps.log, deps.replies));
+    const execution = (this.execution = new RouterClient(deps.topology.endpoint, deps.log));
     const events = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.context = {
       storage: deps.storage,

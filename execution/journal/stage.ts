@@ -2,7 +2,6 @@ import type { BinaryFrameHandler } from '../../engine/actor.ts';
 import type { OrderStore } from '../../storage/orders.ts';
 import { journalFrameSequence, readJournalFrame } from './frame.ts';
 import { encodeJournalAck, JournalFrame } from './messages.ts';
-import type { PendingReplies } from '../router/replies.ts';
 
 /**
  * The journal stage (exchange-core's journaling, the LMAX input journal), on the gateway
@@ -15,7 +14,8 @@ import type { PendingReplies } from '../router/replies.ts';
 export function journalStage(
   orders: OrderStore,
   ack: (thread: number, bytes: Uint8Array) => void,
-  replies: Pick<PendingReplies, 'settle'>,
+  /** Answers the gateway's pending ask `correlation` (Endpoint.answerAsk): a new order's 201. */
+  answer: (correlation: number, value: { ok: { status: number; json: string } }) => void,
 ): { type: number; handler: BinaryFrameHandler } {
   const handler: BinaryFrameHandler = (source, bytes, offset, length) => {
     // The ring slot is reused once this returns, and LMDB may keep a value's bytes until its
@@ -34,21 +34,18 @@ export function journalStage(
         else orders.putLedgerEncoded(r.client_id, r.mode, r.value);
       });
     } catch (err) {
-      failed(source, sequence, answers, err);
+      failed(source, sequence, err);
       return;
     }
     orders.durable().then(
       () => {
         ack(source, encodeJournalAck(sequence, null));
-        for (const a of answers) replies.settle(a.token, { ok: { status: a.status as 201, json: a.json } });
+        for (const a of answers) answer(a.token, { ok: { status: a.status, json: a.json } });
       },
-      (err: unknown) => failed(source, sequence, answers, err),
+      (err: unknown) => failed(source, sequence, err),
     );
   };
-  const failed = (source: number, sequence: number, answers: { token: number }[], err: unknown) => {
-    const reason = err instanceof Error ? err.message : String(err);
-    ack(source, encodeJournalAck(sequence, reason));
-    for (const a of answers) replies.settle(a.token, new Error(`journal write failed: ${reason}`));
-  };
+  // A failed frame's answers are the routers' to give: their commits fail with the ack.
+  const failed = (source: number, sequence: number, err: unknown) => ack(source, encodeJournalAck(sequence, err instanceof Error ? err.message : String(err)));
   return { type: JournalFrame.WRITE, handler };
 }

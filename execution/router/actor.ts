@@ -1,21 +1,21 @@
 import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
-import { orderView, type Mode, type OrderRecord } from '../../domain/orders.ts';
-import { REPLY_ACTOR, type ReplyMessage } from './replies.ts';
-import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { orderView, type Mode } from '../../domain/orders.ts';
+import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { storedVenues } from '../../storage/credentials.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
 import { FeeTiers } from '../fee-tiers.ts';
 import { JournaledOrders } from '../journal/journaled-orders.ts';
 import { JournalLink } from '../journal/link.ts';
+import { JOURNAL_THREAD } from '../journal/messages.ts';
 import { sharedHaltFlag } from '../kill-switch.ts';
 import { SharedMarketView } from '../market-view.ts';
 import { ExecutionRefusal } from '../result-codes.ts';
 import { ExecutionService } from '../service.ts';
 import type { ExecutionConfig, OrderOwner } from '../types.ts';
 import { VenueBooks } from '../views.ts';
-import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type OrderEvent, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitJsonAnswer } from './messages.ts';
+import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type OrderEvent, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
 
 /** What every router on a worker shares: one LMDB reader (and id generator), the journal link, the shared market. */
 interface WorkerResources {
@@ -90,12 +90,14 @@ export function routerActor(key: string): Actor<RouterMessage> {
       const s = service!;
       switch (m.t) {
         case 'Submit': {
-          if (m.reply !== undefined) {
-            replyTo(ctx, m.reply, s.submit(owner, m.request, m.idempotency_key ?? undefined, m.reply));
-            return undefined;
-          }
-          const submitted = s.submit(owner, m.request, m.idempotency_key ?? undefined);
-          return m.as === 'json' ? answer(submitted.then(({ status, order }) => ({ status, json: JSON.stringify(orderView(order)) }))) : answer(submitted);
+          // Asked from the journal's thread for the JSON answer: a new order's 201 rides in the
+          // journal frame that makes it durable, and the journal answers this ask with it.
+          const reply = m.as === 'json' && ctx.askThread === JOURNAL_THREAD ? ctx.askCorrelation : undefined;
+          const submitted = s.submit(owner, m.request, m.idempotency_key ?? undefined, reply);
+          if (m.as !== 'json') return answer(submitted);
+          return answer(submitted.then(({ status, order }) => (reply !== undefined && status === 201 ? NO_REPLY : { status, json: JSON.stringify(orderView(order)) }))).then((a) =>
+            'ok' in a && a.ok === NO_REPLY ? NO_REPLY : a,
+          );
         }
         case 'Preview':
           return answer(s.preview(owner, m.request));
@@ -144,14 +146,6 @@ function answer<T>(work: Promise<T>): Promise<RouterAnswer<T>> {
         ? { refused: { code: err.code, message: err.message, field: err.field } }
         : { failed: err instanceof Error ? err.message : String(err) },
   );
-}
-
-/** Answers a Submit sent with a reply token: a new order (201) was answered by the journal with its commit. */
-function replyTo(ctx: ActorContext, token: number, submitted: Promise<{ status: 200 | 201; order: OrderRecord }>): void {
-  void answer(submitted.then(({ status, order }) => (status === 201 ? null : { status, json: JSON.stringify(orderView(order)) }))).then((a) => {
-    if ('ok' in a && a.ok === null) return;
-    ctx.tell(REPLY_ACTOR, { token, answer: a as RouterAnswer<SubmitJsonAnswer> } satisfies ReplyMessage);
-  });
 }
 
 function risk(s: ExecutionService, owner: OrderOwner): RiskAnswer {

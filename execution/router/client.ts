@@ -2,8 +2,6 @@ import type { Mode } from '../../domain/orders.ts';
 import type { Logger } from '../../engine/actor.ts';
 import type { PositionFilters } from '../ledger/ledger.ts';
 import { refuse } from '../result-codes.ts';
-import { RuntimeError, RuntimeErrorCode } from '../../engine/frames.ts';
-import type { PendingReplies } from './replies.ts';
 import type { Messenger, OrderOwner, OrderRequest } from '../types.ts';
 import { routerKey, type PositionsView, type PreviewAnswer, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitAnswer, type SubmitJsonAnswer, type VenueOrdersView } from './messages.ts';
 import type { OrderRecord } from '../../domain/orders.ts';
@@ -23,8 +21,6 @@ export class RouterClient {
   constructor(
     private readonly messenger: Messenger,
     private readonly log: Logger,
-    /** Answers awaited on this thread by token (the gateway's; see replies.ts). */
-    private readonly replies?: PendingReplies,
   ) {}
 
   /** A router announced itself (ROUTER_UP_TOPIC). */
@@ -40,13 +36,8 @@ export class RouterClient {
    * As `submit`, answered with the order's public JSON (the 201 body): nothing to decode or
    * serialise here. On the journal's thread, a new order's answer comes with its commit.
    */
-  async submitJson(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitJsonAnswer> {
-    if (this.replies === undefined) return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null, as: 'json' });
-    const { token, answer } = this.replies.open(ROUTER_TIMEOUT_MS);
-    if (!this.messenger.tell(routerKey(owner.mode, owner.client_id), { t: 'Submit', request, idempotency_key: idempotencyKey ?? null, reply: token } satisfies RouterMessage)) {
-      this.replies.settle(token, new RuntimeError(RuntimeErrorCode.BACKPRESSURE, 'the router\'s mailbox is full'));
-    }
-    return unwrap(await answer);
+  submitJson(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitJsonAnswer> {
+    return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null, as: 'json' });
   }
 
   preview(owner: OrderOwner, request: OrderRequest): Promise<PreviewAnswer> {
@@ -96,12 +87,9 @@ export class RouterClient {
   }
 
   private async call<T>(owner: { client_id: string; mode: Mode }, message: RouterMessage): Promise<T> {
-    return unwrap(await this.messenger.ask<RouterAnswer<T>>(routerKey(owner.mode, owner.client_id), message, ROUTER_TIMEOUT_MS));
+    const answer = await this.messenger.ask<RouterAnswer<T>>(routerKey(owner.mode, owner.client_id), message, ROUTER_TIMEOUT_MS);
+    if ('ok' in answer) return answer.ok;
+    if ('refused' in answer) throw refuse(answer.refused.code, answer.refused.message, answer.refused.field);
+    throw new Error(answer.failed);
   }
-}
-
-function unwrap<T>(answer: RouterAnswer<T>): T {
-  if ('ok' in answer) return answer.ok;
-  if ('refused' in answer) throw refuse(answer.refused.code, answer.refused.message, answer.refused.field);
-  throw new Error(answer.failed);
 }

@@ -14,10 +14,10 @@ import type { VenueOrdersView } from '../venue-merge.ts';
 export type RouterMessage =
   /**
    * `as: 'json'`: the order comes back as its public JSON text (the HTTP answer, built here, sent
-   * as is). `reply`: sent as a tell; the answer goes to the token on the gateway thread
-   * (replies.ts): a new order's 201 with its journal frame, anything else through REPLY_ACTOR.
+   * as is). Asked from the journal's thread, a new order's 201 is answered by the journal with
+   * the commit that makes the order durable, not by the router.
    */
-  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json'; reply?: number }
+  | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
   | { t: 'Preview'; request: OrderRequest }
   | { t: 'Cancel'; node_order_id: string }
   | { t: 'Activate'; graph_id: string }

@@ -1,6 +1,9 @@
 import type { ActorRegistry } from './engine/actor.ts';
 import { registry as marketActors } from './actors/registry.ts';
+import { edgeLayouts } from './actors/edge/wire.ts';
+import type { MessageLayout } from './engine/message-layout.ts';
 import { routerActor } from './execution/router/actor.ts';
+import { routerLayouts } from './execution/router/wire.ts';
 
 /**
  * Every actor kind a worker hosts, by key prefix: the market's actors (actors/registry.ts) and
@@ -14,3 +17,9 @@ export const registry: ActorRegistry = {
   ...marketActors,
   router: routerActor,
 };
+
+/**
+ * Messages of the order path that travel as fixed binary layouts instead of msgpack: the order
+ * request, child orders and their execution reports, maker fills. Every thread loads this list.
+ */
+export const layouts: readonly MessageLayout[] = [...edgeLayouts, ...routerLayouts];

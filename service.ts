@@ -13,6 +13,7 @@ import { journalStage } from './execution/journal/stage.ts';
 import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
+import { layouts } from './registry.ts';
 
 export interface Service {
   readonly port: number;
@@ -49,6 +50,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const topology = new Topology({
     workers: config.workers,
     registryUrl: new URL('./registry.ts', import.meta.url).href,
+    layouts,
     log,
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },

@@ -1,10 +1,12 @@
 import { NO_REPLY, type Actor, type ActorContext, type ActorEnvironment, type ActorRegistry, type BinaryFrameHandler, type Logger } from './actor.ts';
 import { FrameDecoder, FrameEncoder } from './codec.ts';
 import { FIRST_BINARY_FRAME_TYPE, FrameType, RuntimeError, RuntimeErrorCode } from './frames.ts';
+import { LayoutTable, type MessageLayout } from './message-layout.ts';
 import { actorKind, GATEWAY_THREAD, placeActor } from './placement.ts';
 import { Mailbox } from './ring/mailbox.ts';
 import { RingWriter, type RingHandle } from './ring/spsc-ring.ts';
 import type { Scheduler } from './timers.ts';
+import { WireReader, WireWriter } from './wire.ts';
 
 export interface EndpointOptions {
   thread: number;
@@ -20,6 +22,8 @@ export interface EndpointOptions {
   environment?: ActorEnvironment;
   /** Actor kinds hosted on the gateway thread (TopologyOptions.gatewayActors), known to every thread. */
   gatewayKinds?: readonly string[];
+  /** Messages that travel as fixed layouts instead of msgpack; the same on every thread. */
+  layouts?: readonly MessageLayout[];
 }
 
 export type PublishHandler = (topic: string, payload: unknown) => void;
@@ -63,6 +67,9 @@ export class Endpoint {
   private readonly writers: (RingWriter | undefined)[] = [];
   private readonly encoder = new FrameEncoder();
   private readonly decoder = new FrameDecoder();
+  private readonly layouts: LayoutTable;
+  private readonly wireOut = new WireWriter();
+  private readonly wireIn = new WireReader();
   private readonly pending = new Map<number, PendingAsk>();
   private readonly cells = new Map<string, ActorCell>();
   private readonly deferred: Deferred[] = [];
@@ -92,9 +99,10 @@ export class Endpoint {
     this.onAskSent = options.onAskSent;
     this.environment = options.environment ?? { shared: {}, settings: {} };
     this.gatewayKinds = new Set(options.gatewayKinds ?? []);
+    this.layouts = new LayoutTable(options.layouts ?? []);
     this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) => {
       if (type < FIRST_BINARY_FRAME_TYPE) this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch);
-      else this.onBinaryFrame(source, type, bytes, offset, length);
+      else this.onBinaryFrame(source, type, bytes, offset, length, endOfBatch);
     });
   }
 
@@ -116,6 +124,8 @@ export class Endpoint {
   }
 
   tell(to: string, message: unknown): boolean {
+    const layout = this.layouts.forMessage(to, message);
+    if (layout !== undefined) return this.sendLayout(this.ownerOf(to), layout, to, 0, message);
     return this.send(this.ownerOf(to), FrameType.TELL, [to, message]);
   }
 
@@ -123,8 +133,10 @@ export class Endpoint {
     const dest = this.ownerOf(to);
     const correlation = this.nextCorrelation++;
     if (this.nextCorrelation > 0x7fffffff) this.nextCorrelation = 1;
+    const layout = this.layouts.forMessage(to, message);
     return new Promise<R>((resolve, reject) => {
-      if (!this.send(dest, FrameType.ASK, [to, correlation, message])) {
+      const sent = layout !== undefined ? this.sendLayout(dest, layout, to, correlation, message) : this.send(dest, FrameType.ASK, [to, correlation, message]);
+      if (!sent) {
         reject(new RuntimeError(RuntimeErrorCode.BACKPRESSURE, `mailbox of thread ${dest} is full`));
         return;
       }
@@ -268,6 +280,31 @@ export class Endpoint {
     return this.encoder.write(writer, type, value);
   }
 
+  /** A message in its fixed layout: u32 correlation | str key | body. */
+  private sendLayout(dest: number, layout: MessageLayout, to: string, correlation: number, message: unknown): boolean {
+    const writer = this.writers[dest];
+    if (writer === undefined) return false;
+    const w = this.wireOut.reset().u32(correlation).str(to);
+    layout.encode(message as { t: string }, w);
+    return writer.tryWrite(layout.type, w.bytes());
+  }
+
+  /** An ask's answer: in its layout's answer frame when it has one, else a msgpack REPLY_OK. */
+  private reply(source: number, correlation: number, value: unknown, layout: MessageLayout | undefined): void {
+    if (layout?.answer === undefined) {
+      this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]);
+      return;
+    }
+    const w = this.wireOut.reset().u32(correlation);
+    try {
+      layout.answer.encode(value, w);
+    } catch (err) {
+      this.replyErr(source, correlation, RuntimeErrorCode.ACTOR_FAILED, `answer of ${layout.kind}/${layout.t} does not fit its layout: ${errorMessage(err)}`);
+      return;
+    }
+    this.sendBinary(source, layout.type + 1, w.bytes());
+  }
+
   private sendOrDefer(dest: number, type: number, value: unknown): void {
     if (this.deferred.length === 0 && this.send(dest, type, value)) return;
     this.defer({ dest, type, value });
@@ -292,7 +329,12 @@ export class Endpoint {
     this.deferred.splice(0, sent);
   }
 
-  private onBinaryFrame(source: number, type: number, bytes: Uint8Array, offset: number, length: number): void {
+  private onBinaryFrame(source: number, type: number, bytes: Uint8Array, offset: number, length: number, endOfBatch: boolean): void {
+    const layout = this.layouts.empty ? undefined : (this.layouts.message(type) ?? this.layouts.answer(type));
+    if (layout !== undefined) {
+      this.onLayoutFrame(source, type, layout, this.wireIn.reset(bytes, offset, length), endOfBatch);
+      return;
+    }
     const handler = this.binaryHandlers.get(type);
     if (handler === undefined) {
       this.log.warn({ type, source }, 'binary frame of a type nobody handles dropped');
@@ -303,6 +345,32 @@ export class Endpoint {
     } catch (err) {
       this.log.error({ type, source, err }, 'binary frame handler threw');
     }
+  }
+
+  private onLayoutFrame(source: number, type: number, layout: MessageLayout, r: WireReader, endOfBatch: boolean): void {
+    const correlation = r.u32();
+    if (type === layout.type + 1) {
+      let value: unknown;
+      try {
+        value = layout.answer!.decode(r);
+      } catch (err) {
+        this.settle(correlation, false, { code: RuntimeErrorCode.ACTOR_FAILED, message: `undecodable answer of ${layout.kind}/${layout.t}: ${errorMessage(err)}` });
+        return;
+      }
+      this.settle(correlation, true, value);
+      return;
+    }
+    let key: string;
+    let message: unknown;
+    try {
+      key = r.str();
+      message = layout.decode(r);
+    } catch (err) {
+      this.log.error({ type, source, err }, 'undecodable message frame dropped');
+      if (correlation !== 0) this.replyErr(source, correlation, RuntimeErrorCode.ACTOR_FAILED, `undecodable ${layout.kind}/${layout.t}: ${errorMessage(err)}`);
+      return;
+    }
+    this.deliver(key, message, endOfBatch, source, correlation, layout);
   }
 
   private onFrame(source: number, type: number, body: unknown, endOfBatch: boolean): void {
@@ -342,7 +410,7 @@ export class Endpoint {
   }
 
   /** `correlation` 0 means a tell: nobody waits for the result. */
-  private deliver(key: string, message: unknown, endOfBatch: boolean, source: number, correlation: number): void {
+  private deliver(key: string, message: unknown, endOfBatch: boolean, source: number, correlation: number, layout?: MessageLayout): void {
     const cell = this.cellFor(key);
     if (cell === undefined) {
       if (correlation !== 0) {
@@ -369,7 +437,7 @@ export class Endpoint {
     if (isThenable(result)) {
       const instance = cell.actor;
       result.then(
-        (value) => correlation !== 0 && value !== NO_REPLY && this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, value]),
+        (value) => correlation !== 0 && value !== NO_REPLY && this.reply(source, correlation, value, layout),
         (err: unknown) => {
           // A late failure of an instance already replaced must not restart its successor.
           if (cell.actor === instance) this.onActorFailure(cell, message, err, source, correlation);
@@ -377,7 +445,7 @@ export class Endpoint {
         },
       );
     } else if (correlation !== 0 && result !== NO_REPLY) {
-      this.sendOrDefer(source, FrameType.REPLY_OK, [correlation, result]);
+      this.reply(source, correlation, result, layout);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ActorRegistry, Logger } from './actor.ts';
 import { Endpoint } from './endpoint.ts';
+import type { MessageLayout } from './message-layout.ts';
 import { GATEWAY_THREAD, systemActorKey } from './placement.ts';
 import { createControl, createRing, type RingHandle } from './ring/spsc-ring.ts';
 import type { WorkerStats } from './system-actor.ts';
@@ -9,8 +10,10 @@ import type { ControlMessage, WorkerBoot, WorkerReport } from './worker-main.ts'
 
 export interface TopologyOptions {
   workers: number;
-  /** Module exporting `registry: ActorRegistry`, loaded by every worker. */
+  /** Module exporting `registry: ActorRegistry` and `layouts: MessageLayout[]`, loaded by every worker. */
   registryUrl: string;
+  /** That module's `layouts`, for the gateway thread's endpoint (the same table on every thread). */
+  layouts?: readonly MessageLayout[];
   log: Logger;
   logLevel: string;
   /** Shared memory every worker maps, by name; it outlives worker restarts. */
@@ -86,6 +89,7 @@ export class Topology {
       shared: {},
       settings: {},
       gatewayActors: {},
+      layouts: [],
       ...options,
     };
     this.workers = options.workers;
@@ -110,6 +114,7 @@ export class Topology {
       onAskSent: () => this.kick(),
       registry: this.options.gatewayActors,
       gatewayKinds: Object.keys(this.options.gatewayActors),
+      layouts: this.options.layouts,
     });
     for (let w = 1; w < threads; w++) this.wireGateway(w);
     for (let w = 1; w < threads; w++) {

@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ActorRegistry } from './actor.ts';
 import { Endpoint } from './endpoint.ts';
 import { createLogger, flushLogs } from './log.ts';
+import type { MessageLayout } from './message-layout.ts';
 import type { RingHandle } from './ring/spsc-ring.ts';
 import { systemActor } from './system-actor.ts';
 import { TimerQueue } from './timers.ts';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const log = createLogger(boot.logLevel, { thread: boot.thread });
   const timers = new TimerQueue();
-  const registry = ((await import(boot.registryUrl)) as { registry: ActorRegistry }).registry;
+  const { registry, layouts } = (await import(boot.registryUrl)) as { registry: ActorRegistry; layouts?: readonly MessageLayout[] };
   const endpoint: Endpoint = new Endpoint({
     thread: boot.thread,
     workers: boot.workers,
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     registry: { ...registry, sys: () => systemActor(endpoint) },
     environment: { shared: boot.shared, settings: boot.settings },
     gatewayKinds: boot.gatewayKinds,
+    layouts,
   });
   for (let t = 0; t < boot.controls.length; t++) {
     endpoint.attachInbound(t, boot.inbound[t]!);

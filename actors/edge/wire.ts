@@ -1,0 +1,122 @@
+/**
+ * Fixed layouts of a child order and its execution report (engine/wire.ts has the field
+ * encodings; engine/message-layout.ts the frame around them: u32 correlation | str key | body).
+ *
+ *   Execute (frame 100)                      Place (frame 102)
+ *   +------+--------+----------+-----+--------+   +------+--------+-----+----------+-----+--------+
+ *   | word | str    | u8 side  | f64 | f64?   |   | word | str    | str | u8 side  | f64 | f64    |
+ *   |symbol|child_id| 0 buy 1  | qty | limit  |   |symbol|child_id|owner| 0 buy 1  | qty | limit  |
+ *   +------+--------+----------+-----+--------+   +------+--------+-----+----------+-----+--------+
+ *
+ *   ChildExecution (answer 101; ChildPlacement, answer 103, appends f64 resting_qty_1e8)
+ *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
+ *   | u8    | word | word  | str    | str?  | f64 | f64 | f64 | u16 n | n x fill                   |
+ *   | ok    | venue|edge_id|child_id| reason|taker|maker| ack |       |                            |
+ *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
+ *   fill: f64 price_1e9 | f64 qty_1e8 | str trade_id | f64 ts_ns | f64 fee_1e9 | f64 cum_fee_1e9
+ *
+ * Venues, edge ids and symbols are lexicon words (two bytes); ids are spelled out.
+ */
+import { EDGES, symbolsOf } from './sim/catalog.ts';
+import { VENUES } from '../../domain/market.ts';
+import { messageLayout, type AnswerLayout } from '../../engine/message-layout.ts';
+import { Lexicon, type WireReader, type WireWriter } from '../../engine/wire.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage } from './messages.ts';
+
+/** The strings that repeat on the order path, the same on every thread (built from static reference data). */
+export const LEXICON = new Lexicon([...VENUES, ...EDGES.map((e) => e.edge_id), ...symbolsOf('spot'), ...symbolsOf('perp')]);
+
+/** Frame types of the edge's layouts (the router's are 110 and up: execution/router/wire.ts). */
+export const EdgeFrame = {
+  EXECUTE: 100,
+  PLACE: 102,
+} as const;
+
+type Fill = ChildExecution['fills'][number];
+
+export function writeFill(f: Fill, w: WireWriter): void {
+  w.f64(f.price_1e9).f64(f.qty_1e8).str(f.trade_id).f64(f.ts_ns).f64(f.fee_1e9).f64(f.cum_fee_1e9);
+}
+
+export function readFill(r: WireReader): Fill {
+  return { price_1e9: r.f64(), qty_1e8: r.f64(), trade_id: r.str(), ts_ns: r.f64(), fee_1e9: r.f64(), cum_fee_1e9: r.f64() };
+}
+
+export function writeSide(side: 'buy' | 'sell', w: WireWriter): void {
+  w.u8(side === 'buy' ? 0 : 1);
+}
+
+export function readSide(r: WireReader): 'buy' | 'sell' {
+  const code = r.u8();
+  if (code > 1) throw new RangeError(`side code ${code}`);
+  return code === 0 ? 'buy' : 'sell';
+}
+
+function writeExecution(e: ChildExecution, w: WireWriter): void {
+  w.u8(e.ok ? 1 : 0).word(e.venue, LEXICON).word(e.edge_id, LEXICON).str(e.child_id).optStr(e.reason);
+  w.f64(e.taker_bps).f64(e.maker_bps).f64(e.ack_ns).u16(e.fills.length);
+  for (const f of e.fills) writeFill(f, w);
+}
+
+function readExecution(r: WireReader): ChildExecution {
+  const ok = r.u8() === 1;
+  const venue = r.word(LEXICON);
+  const edge_id = r.word(LEXICON);
+  const child_id = r.str();
+  const reason = r.optStr();
+  const taker_bps = r.f64();
+  const maker_bps = r.f64();
+  const ack_ns = r.f64();
+  const fills: Fill[] = new Array<Fill>(r.u16());
+  for (let i = 0; i < fills.length; i++) fills[i] = readFill(r);
+  return { child_id, venue, edge_id, ok, reason, fills, taker_bps, maker_bps, ack_ns };
+}
+
+export const childExecutionLayout: AnswerLayout<ChildExecution> = { encode: writeExecution, decode: readExecution };
+
+export const childPlacementLayout: AnswerLayout<ChildPlacement> = {
+  encode(p, w) {
+    writeExecution(p, w);
+    w.f64(p.resting_qty_1e8);
+  },
+  decode(r) {
+    const execution = readExecution(r);
+    return { ...execution, resting_qty_1e8: r.f64() };
+  },
+};
+
+type Execute = Extract<EdgeMessage, { t: 'Execute' }>;
+type Place = Extract<EdgeMessage, { t: 'Place' }>;
+
+export const executeLayout = messageLayout<Execute>({
+  kind: 'edge',
+  t: 'Execute',
+  type: EdgeFrame.EXECUTE,
+  encode(m, w) {
+    w.word(m.symbol, LEXICON).str(m.child_id);
+    writeSide(m.side, w);
+    w.f64(m.qty_1e8).optF64(m.limit_price_1e9);
+  },
+  decode(r) {
+    return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64() };
+  },
+  answer: childExecutionLayout as AnswerLayout,
+});
+
+export const placeLayout = messageLayout<Place>({
+  kind: 'edge',
+  t: 'Place',
+  type: EdgeFrame.PLACE,
+  encode(m, w) {
+    w.word(m.symbol, LEXICON).str(m.child_id).str(m.owner);
+    writeSide(m.side, w);
+    w.f64(m.qty_1e8).f64(m.limit_price_1e9);
+  },
+  decode(r) {
+    return { t: 'Place', symbol: r.word(LEXICON), child_id: r.str(), owner: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.f64() };
+  },
+  answer: childPlacementLayout as AnswerLayout,
+});
+
+/** The edge's layouts, for the registry. */
+export const edgeLayouts = [executeLayout, placeLayout];

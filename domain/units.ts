@@ -32,6 +32,23 @@ export function qtyToDecimal(qty1e8: number): number {
 }
 
 /**
+ * The spec's decimal mid and spread (bps, two decimals) of a top of book; both 0 when a side
+ * is missing or the book is crossed (Quote rules).
+ */
+export function midAndSpread(bid1e9: number, ask1e9: number, crossed: boolean): { mid: number; spread_bps: number } {
+  if (bid1e9 <= 0 || ask1e9 <= 0 || crossed) return { mid: 0, spread_bps: 0 };
+  const mid = (bid1e9 + ask1e9) / 2;
+  return { mid: priceToDecimal(mid), spread_bps: Math.round((((ask1e9 - bid1e9) * BPS) / mid) * 100) / 100 };
+}
+
+/** Book levels as the spec's `[price, size]` decimal pairs, best first. */
+export function decimalLevels(prices: Float64Array, qtys: Float64Array, count: number): [number, number][] {
+  const out: [number, number][] = new Array(count);
+  for (let i = 0; i < count; i++) out[i] = [priceToDecimal(prices[i]!), qtyToDecimal(qtys[i]!)];
+  return out;
+}
+
+/**
  * Wall-clock nanoseconds with sub-millisecond resolution (monotonic clock anchored at the
  * thread's time origin), for latency stamps compared across threads and processes. Beyond 2^53
  * a double rounds to 256 ns, which is below what it is used to measure.

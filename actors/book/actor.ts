@@ -1,6 +1,6 @@
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import { Side, underlyingOf } from '../../domain/market.ts';
-import { BPS, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
+import { BPS, decimalLevels, midAndSpread, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
 import type { FairMessage } from '../fair-price/messages.ts';
 import { FAIR_ACTOR } from '../fair-price/messages.ts';
 import { bookByKey, type BookEntry } from '../market/directory.ts';
@@ -177,8 +177,8 @@ class BookActor implements Actor<BookMessage> {
     if (hash === this.publishedBookHash) return;
     this.publishedBookHash = hash;
     const frame = {
-      bids: pairs(s.bidPrices, s.bidQtys, bids),
-      asks: pairs(s.askPrices, s.askQtys, asks),
+      bids: decimalLevels(s.bidPrices, s.bidQtys, bids),
+      asks: decimalLevels(s.askPrices, s.askQtys, asks),
       ts_ns: nbbo.updated_ns,
       edge_ts_ns: this.edgeTsNs,
     };
@@ -248,25 +248,19 @@ class BookActor implements Actor<BookMessage> {
 
 /** The spec's `prices:<symbol>` data: decimals; mid and spread zeroed when crossed. */
 export function pricesFrame(nbbo: Nbbo, edgeTsNs: number): Record<string, number> {
-  const usable = nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0 && !nbbo.crossed;
-  const mid = usable ? (nbbo.bid_1e9 + nbbo.ask_1e9) / 2 : 0;
+  const { mid, spread_bps } = midAndSpread(nbbo.bid_1e9, nbbo.ask_1e9, nbbo.crossed);
   return {
     bid: priceToDecimal(nbbo.bid_1e9),
     ask: priceToDecimal(nbbo.ask_1e9),
-    mid: priceToDecimal(mid),
+    mid,
     bid_sz: qtyToDecimal(nbbo.bid_qty_1e8),
     ask_sz: qtyToDecimal(nbbo.ask_qty_1e8),
-    spread_bps: usable ? Math.round((((nbbo.ask_1e9 - nbbo.bid_1e9) * BPS) / mid) * 100) / 100 : 0,
+    spread_bps,
     ts_ns: nbbo.updated_ns,
     edge_ts_ns: edgeTsNs,
   };
 }
 
-function pairs(prices: Float64Array, qtys: Float64Array, n: number): [number, number][] {
-  const out: [number, number][] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = [priceToDecimal(prices[i]!), qtyToDecimal(qtys[i]!)];
-  return out;
-}
 
 function toLevels(flat: number[]): { price_1e9: number; qty_1e8: number }[] {
   const out: { price_1e9: number; qty_1e8: number }[] = [];

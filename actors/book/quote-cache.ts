@@ -16,9 +16,10 @@
  *   12 + 6i ...   venue i: venue index, bid_1e9, ask_1e9, bid_qty_1e8, ask_qty_1e8, last_tick_ms
  *   VENUE_END ... bid prices, bid quantities, ask prices, ask quantities (MAX_DEPTH each)
  *
- * Seqlock: the single writer bumps seq to odd, writes, bumps to even; a reader copies between
- * two loads of seq and retries when they differ or are odd. Readers never block the writer.
+ * Seqlock (engine/seqlock.ts): one writer per slot, readers never block it.
  */
+import { SeqlockWords, type SlotCopier } from '../../engine/seqlock.ts';
+
 export const MAX_VENUES = 16;
 export const MAX_DEPTH = 50;
 const HEADER_WORDS = 12;
@@ -77,19 +78,16 @@ export function slotCount(cache: SharedArrayBuffer): number {
 
 /** The writing side of one slot; owned by exactly one book actor. */
 export class QuoteSlotWriter {
-  private readonly words: Float64Array;
-  private readonly seq: Int32Array;
+  private readonly slot: SeqlockWords;
 
   constructor(cache: SharedArrayBuffer, slot: number) {
     if (slot < 0 || slot >= slotCount(cache)) throw new RangeError(`quote cache has no slot ${slot}`);
-    this.words = new Float64Array(cache, slot * SLOT_BYTES, SLOT_WORDS);
-    this.seq = new Int32Array(cache, slot * SLOT_BYTES, 1);
+    this.slot = new SeqlockWords(cache, slot * SLOT_BYTES, SLOT_WORDS);
   }
 
   write(s: QuoteSnapshot): void {
-    const w = this.words;
-    const seq = Atomics.load(this.seq, 0);
-    Atomics.store(this.seq, 0, seq + 1);
+    const w = this.slot.words;
+    this.slot.beginWrite(0);
     w[1] = s.version;
     w[2] = s.updated_ms;
     w[3] = s.bid_1e9;
@@ -118,73 +116,70 @@ export class QuoteSlotWriter {
     w.set(s.bidQtys.subarray(0, bids), BID_QTYS);
     w.set(s.askPrices.subarray(0, asks), ASK_PRICES);
     w.set(s.askQtys.subarray(0, asks), ASK_QTYS);
-    Atomics.store(this.seq, 0, seq + 2);
+    this.slot.endWrite(0);
   }
 }
 
 /** The reading side, for any slot; the gateway holds one. */
-export class QuoteCacheReader {
-  private readonly words: Float64Array;
-  private readonly seq: Int32Array;
+export class QuoteCacheReader implements SlotCopier {
+  private readonly cache: SeqlockWords;
+  /** The copy under way (read() sets them, copySlot fills `out`). */
+  private out = new QuoteSnapshot();
+  private depth = 0;
 
   constructor(cache: SharedArrayBuffer) {
-    this.words = new Float64Array(cache);
-    this.seq = new Int32Array(cache);
+    this.cache = new SeqlockWords(cache);
   }
 
   /** The slot's book version (a single word: no seqlock needed to compare), -1 if never written. */
   version(slot: number): number {
     const base = slot * SLOT_WORDS;
-    return this.words[base + 11] === 1 ? this.words[base + 1]! : -1;
+    const w = this.cache.words;
+    return w[base + 11] === 1 ? w[base + 1]! : -1;
   }
 
   /**
    * Copies slot `slot` into `out`, levels up to `depth`. Returns false when the slot was never
-   * written or a consistent copy could not be taken in a few tries (a writer mid-update is
-   * microseconds, so that is practically never).
+   * written or a consistent copy could not be taken in a few tries.
    */
   read(slot: number, depth: number, out: QuoteSnapshot): boolean {
-    const base = slot * SLOT_WORDS;
-    const seqIndex = (slot * SLOT_BYTES) >> 2;
-    const w = this.words;
-    // A writer is inside for microseconds; a reader descheduled mid-copy on a busy machine may
-    // need a few more tries than that suggests.
-    for (let attempt = 0; attempt < 256; attempt++) {
-      const before = Atomics.load(this.seq, seqIndex);
-      if ((before & 1) === 1) continue;
-      if (w[base + 11] !== 1) return false;
-      out.version = w[base + 1]!;
-      out.updated_ms = w[base + 2]!;
-      out.bid_1e9 = w[base + 3]!;
-      out.ask_1e9 = w[base + 4]!;
-      out.bid_qty_1e8 = w[base + 5]!;
-      out.ask_qty_1e8 = w[base + 6]!;
-      out.crossed = w[base + 7] === 1;
-      const venues = Math.min(w[base + 8]!, MAX_VENUES);
-      out.venueCount = venues;
-      for (let i = 0; i < venues; i++) {
-        const o = base + HEADER_WORDS + i * VENUE_WORDS;
-        const v = out.venues[i]!;
-        v.venue = w[o]!;
-        v.bid_1e9 = w[o + 1]!;
-        v.ask_1e9 = w[o + 2]!;
-        v.bid_qty_1e8 = w[o + 3]!;
-        v.ask_qty_1e8 = w[o + 4]!;
-        v.last_tick_ms = w[o + 5]!;
-      }
-      const bids = Math.min(w[base + 9]!, depth, MAX_DEPTH);
-      const asks = Math.min(w[base + 10]!, depth, MAX_DEPTH);
-      out.bidCount = bids;
-      out.askCount = asks;
-      out.bidPrices.set(w.subarray(base + BID_PRICES, base + BID_PRICES + bids));
-      out.bidQtys.set(w.subarray(base + BID_QTYS, base + BID_QTYS + bids));
-      out.askPrices.set(w.subarray(base + ASK_PRICES, base + ASK_PRICES + asks));
-      out.askQtys.set(w.subarray(base + ASK_QTYS, base + ASK_QTYS + asks));
-      if (Atomics.load(this.seq, seqIndex) === before) {
-        out.written = true;
-        return true;
-      }
+    this.out = out;
+    this.depth = depth;
+    if (!this.cache.read(slot * SLOT_WORDS, this)) return false;
+    out.written = true;
+    return true;
+  }
+
+  copySlot(w: Float64Array, base: number): boolean {
+    const out = this.out;
+    if (w[base + 11] !== 1) return false;
+    out.version = w[base + 1]!;
+    out.updated_ms = w[base + 2]!;
+    out.bid_1e9 = w[base + 3]!;
+    out.ask_1e9 = w[base + 4]!;
+    out.bid_qty_1e8 = w[base + 5]!;
+    out.ask_qty_1e8 = w[base + 6]!;
+    out.crossed = w[base + 7] === 1;
+    const venues = Math.min(w[base + 8]!, MAX_VENUES);
+    out.venueCount = venues;
+    for (let i = 0; i < venues; i++) {
+      const o = base + HEADER_WORDS + i * VENUE_WORDS;
+      const v = out.venues[i]!;
+      v.venue = w[o]!;
+      v.bid_1e9 = w[o + 1]!;
+      v.ask_1e9 = w[o + 2]!;
+      v.bid_qty_1e8 = w[o + 3]!;
+      v.ask_qty_1e8 = w[o + 4]!;
+      v.last_tick_ms = w[o + 5]!;
     }
-    return false;
+    const bids = Math.min(w[base + 9]!, this.depth, MAX_DEPTH);
+    const asks = Math.min(w[base + 10]!, this.depth, MAX_DEPTH);
+    out.bidCount = bids;
+    out.askCount = asks;
+    out.bidPrices.set(w.subarray(base + BID_PRICES, base + BID_PRICES + bids));
+    out.bidQtys.set(w.subarray(base + BID_QTYS, base + BID_QTYS + bids));
+    out.askPrices.set(w.subarray(base + ASK_PRICES, base + ASK_PRICES + asks));
+    out.askQtys.set(w.subarray(base + ASK_QTYS, base + ASK_QTYS + asks));
+    return true;
   }
 }

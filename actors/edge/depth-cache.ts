@@ -1,4 +1,5 @@
 import { Side } from '../../domain/market.ts';
+import { SeqlockWords, type SlotCopier } from '../../engine/seqlock.ts';
 import { EDGES } from './sim/catalog.ts';
 import { books, type BookEntry } from '../market/directory.ts';
 
@@ -20,7 +21,7 @@ import { books, type BookEntry } from '../market/directory.ts';
  *     words 4-5        bid count, ask count (<= DEPTH_LEVELS)
  *     6 ...            bid prices, bid qtys, ask prices, ask qtys (DEPTH_LEVELS each)
  *
- * Seqlock as in the quote cache. A heartbeat is one aligned 8-byte word written by one thread:
+ * Seqlock per slot (engine/seqlock.ts). A heartbeat is one aligned 8-byte word written by one thread:
  * a reader sees the old or the new value, never a mix.
  */
 export const DEPTH_LEVELS = 50;
@@ -56,20 +57,18 @@ function slotWord(slot: number): number {
 
 /** The writing side, owned by one edge actor: its heartbeat and its slots. */
 export class DepthCacheWriter {
-  private readonly words: Float64Array;
-  private readonly seq: Int32Array;
+  private readonly cache: SeqlockWords;
   private readonly heartbeatWord: number;
 
   constructor(cache: SharedArrayBuffer, edgeId: string) {
     const index = EDGE_INDEX.get(edgeId);
     if (index === undefined) throw new Error(`no edge ${edgeId} in the catalog`);
-    this.words = new Float64Array(cache);
-    this.seq = new Int32Array(cache);
+    this.cache = new SeqlockWords(cache);
     this.heartbeatWord = index;
   }
 
   heartbeat(nowMs: number): void {
-    this.words[this.heartbeatWord] = nowMs;
+    this.cache.words[this.heartbeatWord] = nowMs;
   }
 
   /**
@@ -77,18 +76,16 @@ export class DepthCacheWriter {
    * DEPTH_LEVELS) at those word indexes and returns how many.
    */
   write(slot: number, connected: boolean, tsNs: number, fill: (side: Side, words: Float64Array, pricesAt: number, qtysAt: number) => number): void {
-    const w = this.words;
+    const w = this.cache.words;
     const base = slotWord(slot);
-    const seqIndex = base * 2;
-    const seq = Atomics.load(this.seq, seqIndex);
-    Atomics.store(this.seq, seqIndex, seq + 1);
+    this.cache.beginWrite(base);
     w[base + 1] = 1;
     w[base + 2] = connected ? 1 : 0;
     w[base + 3] = tsNs;
     const levels = base + SLOT_HEADER;
     w[base + 4] = fill(Side.BID, w, levels, levels + DEPTH_LEVELS);
     w[base + 5] = fill(Side.ASK, w, levels + 2 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS);
-    Atomics.store(this.seq, seqIndex, seq + 2);
+    this.cache.endWrite(base);
   }
 }
 
@@ -106,18 +103,19 @@ export interface VenueDepth {
 }
 
 /** The reading side (the router). */
-export class DepthCacheReader {
-  private readonly words: Float64Array;
-  private readonly seq: Int32Array;
+export class DepthCacheReader implements SlotCopier {
+  private readonly cache: SeqlockWords;
+  /** The copy under way: read() names the edge, copySlot builds the depth. */
+  private edgeId = '';
+  private depth: VenueDepth | undefined;
 
   constructor(cache: SharedArrayBuffer) {
-    this.words = new Float64Array(cache);
-    this.seq = new Int32Array(cache);
+    this.cache = new SeqlockWords(cache);
   }
 
   heartbeatMs(edgeId: string): number {
     const index = EDGE_INDEX.get(edgeId);
-    return index === undefined ? 0 : this.words[index]!;
+    return index === undefined ? 0 : this.cache.words[index]!;
   }
 
   /**
@@ -126,33 +124,31 @@ export class DepthCacheReader {
    * be taken.
    */
   read(slot: number, edgeId: string): VenueDepth | undefined {
-    const w = this.words;
-    const base = slotWord(slot);
-    const seqIndex = base * 2;
-    for (let attempt = 0; attempt < 256; attempt++) {
-      const before = Atomics.load(this.seq, seqIndex);
-      if ((before & 1) === 1) continue;
-      if (w[base + 1] !== 1) return undefined;
-      const bidCount = Math.min(w[base + 4]!, DEPTH_LEVELS);
-      const askCount = Math.min(w[base + 5]!, DEPTH_LEVELS);
-      const levels = base + SLOT_HEADER;
-      // One copy of the four level arrays (typed-array allocation is most of the cost), then views.
-      const copy = new Float64Array(4 * DEPTH_LEVELS);
-      copy.set(w.subarray(levels, levels + 4 * DEPTH_LEVELS));
-      const depth: VenueDepth = {
-        connected: w[base + 2] === 1,
-        ts_ns: w[base + 3]!,
-        heartbeat_ms: this.heartbeatMs(edgeId),
-        bidCount,
-        askCount,
-        bidsPx: copy.subarray(0, bidCount),
-        bidsQty: copy.subarray(DEPTH_LEVELS, DEPTH_LEVELS + bidCount),
-        asksPx: copy.subarray(2 * DEPTH_LEVELS, 2 * DEPTH_LEVELS + askCount),
-        asksQty: copy.subarray(3 * DEPTH_LEVELS, 3 * DEPTH_LEVELS + askCount),
-      };
-      if (Atomics.load(this.seq, seqIndex) === before) return depth;
-    }
-    return undefined;
+    this.edgeId = edgeId;
+    const depth = this.cache.read(slotWord(slot), this) ? this.depth : undefined;
+    this.depth = undefined;
+    return depth;
+  }
+
+  copySlot(w: Float64Array, base: number): boolean {
+    if (w[base + 1] !== 1) return false;
+    const bidCount = Math.min(w[base + 4]!, DEPTH_LEVELS);
+    const askCount = Math.min(w[base + 5]!, DEPTH_LEVELS);
+    const levels = base + SLOT_HEADER;
+    // One copy of the four level arrays (typed-array allocation is most of the cost), then views.
+    const copy = new Float64Array(4 * DEPTH_LEVELS);
+    copy.set(w.subarray(levels, levels + 4 * DEPTH_LEVELS));
+    this.depth = {
+      connected: w[base + 2] === 1,
+      ts_ns: w[base + 3]!,
+      heartbeat_ms: this.heartbeatMs(this.edgeId),
+      bidCount,
+      askCount,
+      bidsPx: copy.subarray(0, bidCount),
+      bidsQty: copy.subarray(DEPTH_LEVELS, DEPTH_LEVELS + bidCount),
+      asksPx: copy.subarray(2 * DEPTH_LEVELS, 2 * DEPTH_LEVELS + askCount),
+      asksQty: copy.subarray(3 * DEPTH_LEVELS, 3 * DEPTH_LEVELS + askCount),
+    };
+    return true;
   }
 }
-

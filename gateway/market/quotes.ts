@@ -4,7 +4,7 @@ import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
 import { listingOf } from '../../actors/edge/sim/catalog.ts';
 import { edgeKey, type BookEntry, type BookType } from '../../actors/market/directory.ts';
 import { Side } from '../../domain/market.ts';
-import { BPS, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
+import { decimalLevels, midAndSpread, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 import type { MarketMemory } from './memory.ts';
 import { SharedMarketView } from '../../execution/market-view.ts';
@@ -185,13 +185,12 @@ export class QuoteService {
 }
 
 export function nbboOf(bid_1e9: number, ask_1e9: number, bid_qty: number, ask_qty: number, crossed: boolean): QuoteNbbo {
-  const usable = bid_1e9 > 0 && ask_1e9 > 0 && !crossed;
-  const mid = usable ? (bid_1e9 + ask_1e9) / 2 : 0;
+  const { mid, spread_bps } = midAndSpread(bid_1e9, ask_1e9, crossed);
   return {
     bid: priceToDecimal(bid_1e9),
     ask: priceToDecimal(ask_1e9),
-    mid: priceToDecimal(mid),
-    spread_bps: usable ? Math.round((((ask_1e9 - bid_1e9) * BPS) / mid) * 100) / 100 : 0,
+    mid,
+    spread_bps,
     bid_size: qtyToDecimal(bid_qty),
     ask_size: qtyToDecimal(ask_qty),
     crossed,
@@ -211,10 +210,8 @@ export function fromSnapshot(entry: BookEntry, s: QuoteSnapshot, nowMs: number):
       age_ms: Math.max(0, nowMs - v.last_tick_ms),
     };
   }
-  const bids: [number, number][] = new Array(s.bidCount);
-  for (let i = 0; i < s.bidCount; i++) bids[i] = [priceToDecimal(s.bidPrices[i]!), qtyToDecimal(s.bidQtys[i]!)];
-  const asks: [number, number][] = new Array(s.askCount);
-  for (let i = 0; i < s.askCount; i++) asks[i] = [priceToDecimal(s.askPrices[i]!), qtyToDecimal(s.askQtys[i]!)];
+  const bids = decimalLevels(s.bidPrices, s.bidQtys, s.bidCount);
+  const asks = decimalLevels(s.askPrices, s.askQtys, s.askCount);
   return {
     symbol: entry.symbol,
     instrument_type: entry.instrument_type,

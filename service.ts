@@ -8,12 +8,18 @@ import { Storage } from './storage/index.ts';
 import { FAIR_ACTOR } from './actors/fair-price/messages.ts';
 import { edgeIds, edgeKey } from './actors/market/directory.ts';
 import { createMarketMemory } from './gateway/market/memory.ts';
-import { createHaltFlag } from './execution/kill-switch.ts';
 import { journalStage } from './execution/journal/stage.ts';
 import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
 import { layouts } from './registry.ts';
+import { TopicDispatch } from './engine/topic.ts';
+import { TAPE_TOPIC } from './actors/edge/messages.ts';
+import { createHaltFlag, KillSwitch } from './execution/kill-switch.ts';
+import { RouterClient } from './execution/router/client.ts';
+import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC } from './execution/router/messages.ts';
+import { QuoteService } from './gateway/market/quotes.ts';
+import { TapeWriter } from './gateway/market/tape-writer.ts';
 
 export interface Service {
   readonly port: number;
@@ -29,24 +35,36 @@ const VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.u
   .version;
 
 /**
+ * The whole system, assembled top to bottom: storage, shared memory, the actor threads and
+ * their rings, the journal, the execution client, the gateway, and the wiring between them
+ * (internal topics, credential and kill-switch events). Nothing else builds or wires parts.
+ *
  * Start-up order: storage (migrations) -> operator identity -> gateway listening (so the
- * liveness probe answers and readiness says 503 while workers boot) -> actor workers.
- * Shutdown runs it backwards: stop accepting, drain the rings, close LMDB.
+ * liveness probe answers and readiness says 503 while workers boot) -> actor workers -> the
+ * market's actors. Shutdown runs it backwards: stop accepting, drain the routers and the rings,
+ * close LMDB.
  */
 export async function startService(config: ServiceConfig): Promise<Service> {
   const log = createLogger(config.logLevel);
+
+  // 1. Durable state: LMDB (orders, fills, positions, keys, credentials), operator identity.
   const storage = Storage.open(config.dataDir, { credentialsKey: config.credentialsKey });
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
+  // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).
+  const reconciled = await closeAfterRestart(storage.orders);
+  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
+
+  // 2. Shared memory every thread maps: quote and depth caches, listener interest, the kill switch.
   const market = createMarketMemory();
   const haltFlag = createHaltFlag();
   const execution: ExecutionConfig = {
     maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
     simAccountUsd: config.simAccountUsd ?? 100_000,
   };
-  // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).
-  const reconciled = await closeAfterRestart(storage.orders);
-  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
+
+  // 3. Threads and rings: thread 0 (gateway, journal) and the actor workers (edges, books, fair
+  //    price, routers), every pair joined by SPSC rings; the order path in binary layouts.
   const topology = new Topology({
     workers: config.workers,
     registryUrl: new URL('./registry.ts', import.meta.url).href,
@@ -56,25 +74,51 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
     settings: { simSeed: config.simSeed, dataDir: config.dataDir, ...execution },
   });
-  // The journal: the single LMDB writer every router's durable writes go through.
-  const journal = journalStage(storage.orders, (thread, bytes) => topology.endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
-    topology.endpoint.answerAsk(correlation, value),
+  const endpoint = topology.endpoint;
+
+  // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0.
+  const journal = journalStage(storage.orders, (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
+    endpoint.answerAsk(correlation, value),
   );
-  topology.endpoint.onBinary(journal.type, journal.handler);
-  const gateway = new Gateway({
-    storage,
-    topology,
-    auth,
-    log,
-    logLevel: config.logLevel,
-    version: VERSION,
-    market,
-    haltFlag,
-    execution,
+  endpoint.onBinary(journal.type, journal.handler);
+
+  // 5. What the gateway's handlers call: the routers, the kill switch, quotes; the trade tape.
+  const routers = new RouterClient(endpoint, log);
+  const killSwitch = new KillSwitch(storage.meta, haltFlag);
+  const quotes = new QuoteService(market, endpoint);
+  const tape = new TapeWriter(storage, log);
+
+  // 6. The gateway: HTTP, WebSocket, SSE.
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, killSwitch, execution: routers, executionConfig: execution });
+
+  // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
+  //    channels) to the WebSocket fan-out.
+  endpoint.onPublish(
+    new TopicDispatch()
+      .on(TAPE_TOPIC, (batch) => tape.onBatch(batch))
+      .on(ORDER_EVENTS_TOPIC, (event) => gateway.orderEvents.publish(event))
+      .on(ROUTER_UP_TOPIC, (key) => routers.noteRouter(key))
+      .otherwise((channel, payload) => gateway.broadcast(channel, payload)).handle,
+  );
+  // A router learns of its client's credentials once the row is durable, and opens the
+  // simulated venue account and probes the fee tier itself.
+  storage.credentials.onStored((event) => {
+    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'sim account not opened'));
   });
+  storage.credentials.onRemoved((event) => {
+    routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials'));
+  });
+  killSwitch.onChange((state) => {
+    gateway.streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
+    if (state.active) routers.haltAll().catch((err: unknown) => log.error({ err }, 'halt failed'));
+    gateway.broadcast('system', { event: 'kill_switch', ...state });
+  });
+  topology.onReadyChange((ready) => gateway.broadcast('system', { event: 'readiness', ready }));
+
+  // 8. Up: listen, start the workers, then the market (every venue edge, the fair price).
+  tape.start();
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
-  // The market comes up with the workers: every venue edge and the fair-price actor.
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
   topology.startActor(FAIR_ACTOR);
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
@@ -84,6 +128,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     (stopping ??= (async () => {
       log.info({}, 'shutting down');
       await gateway.close();
+      tape.stop();
+      await routers.drain();
       await topology.stop();
       await storage.close();
       log.info({}, 'stopped');

@@ -8,7 +8,6 @@ import type { GatewayContext } from './context.ts';
 import type { RouteSpec } from './http/route.ts';
 import { HttpPipeline } from './http/pipeline.ts';
 import { Router } from './http/router.ts';
-import { KillSwitch } from '../execution/kill-switch.ts';
 import { buildOpenApi } from './openapi.ts';
 import { RateLimiter } from './rate-limit/limiter.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -19,17 +18,15 @@ import { streamRoutes } from './routes/stream.ts';
 import { uws, type TemplatedApp, type us_listen_socket } from './uws.ts';
 import { dataFrame } from './ws/channels.ts';
 import type { ExecutionConfig } from '../execution/types.ts';
-import { RouterClient } from '../execution/router/client.ts';
-import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, type OrderEvent } from '../execution/router/messages.ts';
+import type { KillSwitch } from '../execution/kill-switch.ts';
+import type { RouterClient } from '../execution/router/client.ts';
+import type { QuoteService } from './market/quotes.ts';
 import { OrderEvents } from './ws/order-events.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { parentOrderRoutes } from './routes/parent-orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
 import { SseHub } from './http/sse.ts';
-import { TAPE_TOPIC, type TapeBatch } from '../actors/edge/messages.ts';
 import type { MarketMemory } from './market/memory.ts';
-import { QuoteService } from './market/quotes.ts';
-import { TapeWriter } from './market/tape-writer.ts';
 import { dataRoutes } from './routes/data.ts';
 import { historyRoutes } from './routes/history.ts';
 import { marketRoutes } from './routes/market.ts';
@@ -44,76 +41,51 @@ export interface GatewayDeps {
   logLevel: string;
   version: string;
   market: MarketMemory;
-  /** The kill switch's shared word, read by every router (the topology shares it as `halt`). */
-  haltFlag: SharedArrayBuffer;
-  execution: ExecutionConfig;
+  quotes: QuoteService;
+  killSwitch: KillSwitch;
+  /** The routers, one message per call (execution/router/client.ts). */
+  execution: RouterClient;
+  executionConfig: ExecutionConfig;
 }
 
 /**
- * The gateway: one uWS app serving the REST routes through the HTTP pipeline and the unified
- * WebSocket. Route modules are listed once here; the router, the validators and the OpenAPI
- * document are all derived from that list.
+ * The gateway: HTTP, WebSocket and SSE on one uWS app, nothing else. Route modules are listed
+ * once here; the router, the validators and the OpenAPI document are all derived from that
+ * list. The service's parts are built and wired in `service.ts` and handed in.
  */
 export class Gateway {
   readonly app: TemplatedApp;
   readonly context: GatewayContext;
   readonly router = new Router();
+  /** The routers' order events to the private channels and the SSE streams. */
+  readonly orderEvents: OrderEvents;
+  readonly streams: GatewayContext['streams'];
   private readonly stream: StreamServer;
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
-  private readonly tape: TapeWriter;
-  readonly execution: RouterClient;
 
   constructor(deps: GatewayDeps) {
     this.app = uws.App();
     const limiter = new RateLimiter();
     const tickets = new TicketStore();
     this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest) });
-    this.tape = new TapeWriter(deps.storage, deps.log);
-    const killSwitch = new KillSwitch(deps.storage.meta, deps.haltFlag);
-    const quotes = new QuoteService(deps.market, deps.topology.endpoint);
-    const executionConfig = deps.execution;
-    const streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() };
-    const execution = (this.execution = new RouterClient(deps.topology.endpoint, deps.log));
-    const events = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
+    const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() });
+    this.orderEvents = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.context = {
       storage: deps.storage,
       topology: deps.topology,
       tickets,
-      killSwitch,
+      killSwitch: deps.killSwitch,
       log: deps.log,
       version: deps.version,
       startedAtMs: Date.now(),
-      broadcast: (channel, data) => {
-        this.app.publish(channel, dataFrame(channel, data));
-      },
+      broadcast: (channel, data) => this.broadcast(channel, data),
       wsConnections: () => this.stream.connectionCount,
-      market: { memory: deps.market, quotes },
-      execution,
-      executionConfig,
+      market: { memory: deps.market, quotes: deps.quotes },
+      execution: deps.execution,
+      executionConfig: deps.executionConfig,
       streams,
     };
-    // A router learns of its client's credentials from here (the row is durable first), and
-    // opens the simulated venue account and probes the fee tier itself.
-    deps.storage.credentials.onStored((event) => {
-      execution.credentialsChanged(event, event.venue, true).catch((err: unknown) => deps.log.error({ err }, 'sim account not opened'));
-    });
-    deps.storage.credentials.onRemoved((event) => {
-      execution.credentialsChanged(event, event.venue, false).catch((err: unknown) => deps.log.error({ err }, 'router not told of removed credentials'));
-    });
-    killSwitch.onChange((state) => {
-      streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
-      if (state.active) execution.haltAll().catch((err: unknown) => deps.log.error({ err }, 'halt failed'));
-    });
-    killSwitch.onChange((state) => this.context.broadcast('system', { event: 'kill_switch', ...state }));
-    deps.topology.onReadyChange((ready) => this.context.broadcast('system', { event: 'readiness', ready }));
-    deps.topology.endpoint.onPublish((topic, payload) => {
-      if (topic === TAPE_TOPIC) this.tape.onBatch(payload as TapeBatch);
-      else if (topic === ORDER_EVENTS_TOPIC) events.publish(payload as OrderEvent);
-      else if (topic === ROUTER_UP_TOPIC) execution.noteRouter(payload as string);
-      else this.context.broadcast(topic, payload);
-    });
-    this.tape.start();
 
     const routes: RouteSpec[] = [
       ...healthRoutes(this.context),
@@ -154,6 +126,11 @@ export class Gateway {
     this.app.any('/*', pipeline.handle);
   }
 
+  /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
+  broadcast(channel: string, data: unknown): void {
+    this.app.publish(channel, dataFrame(channel, data));
+  }
+
   /** Listens on host:port (0 = ephemeral) and resolves with the bound port. */
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -184,8 +161,6 @@ export class Gateway {
   async close(timeoutMs = 5_000): Promise<void> {
     this.stopListening();
     this.stream.closeAll();
-    this.tape.stop();
     await this.pipeline.drain(timeoutMs);
-    await this.execution.drain();
   }
 }

@@ -1,3 +1,4 @@
+import { topic } from '../../engine/topic.ts';
 import type { FundingInfo, FundingPoint } from './sim/sim-venue.ts';
 
 /** Messages of an edge actor (`edge:<edge_id>`, e.g. `edge:venue-edge-binance-perp`). */
@@ -97,8 +98,6 @@ export interface MakerFill {
   maker_bps: number;
 }
 
-/** Internal gateway topic carrying trade batches to the tape (never a WebSocket channel). */
-export const TAPE_TOPIC = '$tape';
 
 export interface TapeBatch {
   venue: string;
@@ -108,5 +107,8 @@ export interface TapeBatch {
   numbers: number[];
   trade_ids: string[];
 }
+
+/** Trade batches from the edges to the tape writer on the gateway thread (never a WebSocket channel). */
+export const TAPE_TOPIC = topic<TapeBatch>('$tape');
 
 export type { FundingInfo, FundingPoint };

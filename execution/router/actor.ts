@@ -2,6 +2,7 @@ import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
 import { orderView, type Mode } from '../../domain/orders.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
+import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
@@ -15,7 +16,7 @@ import { ExecutionRefusal } from '../result-codes.ts';
 import { ExecutionService } from '../service.ts';
 import type { ExecutionConfig, OrderOwner } from '../types.ts';
 import { VenueBooks } from '../views.ts';
-import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type OrderEvent, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
+import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
 
 /** What every router on a worker shares: one LMDB reader (and id generator), the journal link, the shared market. */
 interface WorkerResources {
@@ -76,14 +77,14 @@ export function routerActor(key: string): Actor<RouterMessage> {
         credentialedVenues: (client, mode) => (venues ??= new Set(storedVenues(r.db, client, mode as Mode))),
         events: {
           wants: (channel, client, mode) => Atomics.load(interest, privateInterestIndex(channel, client, mode)) > 0,
-          publish: (channel, client, mode, data) => void ctx.publish(ORDER_EVENTS_TOPIC, [channel, client, mode, data] satisfies OrderEvent),
+          publish: (channel, client, mode, data) => void publishOn(ctx, ORDER_EVENTS_TOPIC, [channel, client, mode, data]),
         },
         config: executionConfig(ctx.environment.settings),
         log: ctx.log,
         self: key,
       });
       service.start();
-      ctx.publish(ROUTER_UP_TOPIC, key);
+      publishOn(ctx, ROUTER_UP_TOPIC, key);
     },
 
     onMessage(m: RouterMessage, ctx: ActorContext): unknown {

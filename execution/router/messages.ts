@@ -1,6 +1,7 @@
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import type { Mode, OrderRecord } from '../../domain/orders.ts';
 import type { PositionFilters, PositionsView } from '../ledger/ledger.ts';
+import { topic } from '../../engine/topic.ts';
 import type { ResultCode } from '../result-codes.ts';
 import type { RoutingPlan } from '../sor/sor-types.ts';
 import type { ExecutionChannel, OrderRequest } from '../types.ts';
@@ -62,12 +63,13 @@ export interface RiskAnswer {
 
 export type { PositionsView, VenueOrdersView };
 
-/** Topic a router publishes order events on (payload: OrderEvent); the gateway fans them out. */
-export const ORDER_EVENTS_TOPIC = '$orders';
 export type OrderEvent = [channel: ExecutionChannel, client: string, mode: Mode, data: unknown];
 
-/** Topic a router announces itself on when it starts, so a halt or a drain reaches it. */
-export const ROUTER_UP_TOPIC = '$router';
+/** A router's order events; the gateway fans them out to the client's channels and streams. */
+export const ORDER_EVENTS_TOPIC = topic<OrderEvent>('$orders');
+
+/** A router announces its key when it starts, so a halt or a drain reaches it. */
+export const ROUTER_UP_TOPIC = topic<string>('$router');
 
 export function routerKey(mode: Mode, client: string): string {
   return `router:${mode}|${client}`;

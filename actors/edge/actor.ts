@@ -211,7 +211,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       this.pending.clear();
     }
     if (this.tape.symbols.length > 0) {
-      ctx.publish(TAPE_TOPIC, this.tape);
+      ctx.publish(TAPE_TOPIC.name, this.tape);
       this.tape = this.emptyTape();
     }
   }

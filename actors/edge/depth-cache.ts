@@ -135,9 +135,14 @@ export class DepthCacheReader implements SlotCopier {
     const bidCount = Math.min(w[base + 4]!, DEPTH_LEVELS);
     const askCount = Math.min(w[base + 5]!, DEPTH_LEVELS);
     const levels = base + SLOT_HEADER;
-    // One copy of the four level arrays (typed-array allocation is most of the cost), then views.
-    const copy = new Float64Array(4 * DEPTH_LEVELS);
-    copy.set(w.subarray(levels, levels + 4 * DEPTH_LEVELS));
+    // One allocation for the four level arrays, sized to the levels there are (typed-array
+    // allocation and its collection are most of the cost), then views.
+    const copy = new Float64Array(2 * (bidCount + askCount));
+    const asksAt = 2 * bidCount;
+    copy.set(w.subarray(levels, levels + bidCount), 0);
+    copy.set(w.subarray(levels + DEPTH_LEVELS, levels + DEPTH_LEVELS + bidCount), bidCount);
+    copy.set(w.subarray(levels + 2 * DEPTH_LEVELS, levels + 2 * DEPTH_LEVELS + askCount), asksAt);
+    copy.set(w.subarray(levels + 3 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS + askCount), asksAt + askCount);
     this.depth = {
       connected: w[base + 2] === 1,
       ts_ns: w[base + 3]!,
@@ -145,9 +150,9 @@ export class DepthCacheReader implements SlotCopier {
       bidCount,
       askCount,
       bidsPx: copy.subarray(0, bidCount),
-      bidsQty: copy.subarray(DEPTH_LEVELS, DEPTH_LEVELS + bidCount),
-      asksPx: copy.subarray(2 * DEPTH_LEVELS, 2 * DEPTH_LEVELS + askCount),
-      asksQty: copy.subarray(3 * DEPTH_LEVELS, 3 * DEPTH_LEVELS + askCount),
+      bidsQty: copy.subarray(bidCount, asksAt),
+      asksPx: copy.subarray(asksAt, asksAt + askCount),
+      asksQty: copy.subarray(asksAt + askCount, asksAt + 2 * askCount),
     };
     return true;
   }

@@ -20,8 +20,6 @@ export interface EndpointOptions {
   /** Called after an ask leaves, so a thread that parks asynchronously can poll for the reply. */
   onAskSent?: () => void;
   environment?: ActorEnvironment;
-  /** Actor kinds hosted on the gateway thread (TopologyOptions.gatewayActors), known to every thread. */
-  gatewayKinds?: readonly string[];
   /** Messages that travel as fixed layouts instead of msgpack; the same on every thread. */
   layouts?: readonly MessageLayout[];
 }
@@ -82,7 +80,6 @@ export class Endpoint {
   private readonly onAskSent: (() => void) | undefined;
   readonly environment: ActorEnvironment;
   private nextCorrelation = 1;
-  private readonly gatewayKinds: ReadonlySet<string>;
   private readonly binaryHandlers = new Map<number, BinaryFrameHandler>();
   /** Work queued for the start of the next poll (atNextPoll). */
   private nextPoll: (() => void)[] = [];
@@ -98,7 +95,6 @@ export class Endpoint {
     this.defaultAskTimeoutMs = options.defaultAskTimeoutMs ?? 5_000;
     this.onAskSent = options.onAskSent;
     this.environment = options.environment ?? { shared: {}, settings: {} };
-    this.gatewayKinds = new Set(options.gatewayKinds ?? []);
     this.layouts = new LayoutTable(options.layouts ?? []);
     this.mailbox.onFrame((source, type, bytes, offset, length, endOfBatch) => {
       if (type < FIRST_BINARY_FRAME_TYPE) this.onFrame(source, type, this.decoder.read(bytes, offset, length), endOfBatch);
@@ -120,7 +116,7 @@ export class Endpoint {
   }
 
   ownerOf(key: string): number {
-    return placeActor(key, this.workers, this.gatewayKinds);
+    return placeActor(key, this.workers);
   }
 
   tell(to: string, message: unknown): boolean {

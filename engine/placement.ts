@@ -1,9 +1,8 @@
 /**
  * Actor placement: which worker thread hosts an actor key. Deterministic, so every thread can
  * address any actor without a directory. Thread 0 is the gateway (main) thread and hosts no
- * actors of its own; workers are threads 1..workers. The exception is a stage that must sit beside
- * the gateway thread's resources (the journal, beside LMDB's writer): kinds the topology lists
- * as `gatewayActors` are placed on thread 0 by every thread.
+ * actors; workers are threads 1..workers. (A stage beside the gateway thread's resources, as the
+ * journal beside LMDB's writer, is a binary frame handler there, not an actor.)
  *
  * Key grammar: `<kind>:<id>`, e.g. `edge:binance`, `book:BTC-USDT`, `router:acme`. The per-worker
  * system actor `sys:<thread>` is pinned to its thread.
@@ -43,8 +42,7 @@ export function hashKey(key: string): number {
   return h >>> 0;
 }
 
-export function placeActor(key: string, workers: number, gatewayKinds?: ReadonlySet<string>): number {
-  if (gatewayKinds !== undefined && gatewayKinds.size > 0 && gatewayKinds.has(actorKind(key))) return GATEWAY_THREAD;
+export function placeActor(key: string, workers: number): number {
   if (key.startsWith('sys:')) {
     const thread = Number(key.slice(4));
     if (Number.isInteger(thread) && thread >= 1 && thread <= workers) return thread;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ActorRegistry, Logger } from './actor.ts';
+import type { Logger } from './actor.ts';
 import { Endpoint } from './endpoint.ts';
 import type { MessageLayout } from './message-layout.ts';
 import { GATEWAY_THREAD, systemActorKey } from './placement.ts';
@@ -19,11 +19,6 @@ export interface TopologyOptions {
   /** Shared memory every worker maps, by name; it outlives worker restarts. */
   shared?: Record<string, SharedArrayBuffer>;
   settings?: Record<string, string | number | boolean>;
-  /**
-   * Actors hosted on the gateway thread itself, by kind: stages that must sit beside its
-   * resources (the journal beside LMDB's single writer). Every thread places these kinds on 0.
-   */
-  gatewayActors?: ActorRegistry;
   ringCapacity?: number;
   spinPolls?: number;
   parkMaxMs?: number;
@@ -88,7 +83,6 @@ export class Topology {
       parkMaxMs: 50,
       shared: {},
       settings: {},
-      gatewayActors: {},
       layouts: [],
       ...options,
     };
@@ -112,8 +106,6 @@ export class Topology {
       log: this.log,
       environment: { shared: this.options.shared, settings: this.options.settings },
       onAskSent: () => this.kick(),
-      registry: this.options.gatewayActors,
-      gatewayKinds: Object.keys(this.options.gatewayActors),
       layouts: this.options.layouts,
     });
     for (let w = 1; w < threads; w++) this.wireGateway(w);
@@ -205,7 +197,6 @@ export class Topology {
       inbound: this.rings.map((row) => row[thread]!),
       outbound: this.rings[thread]!,
       registryUrl: this.options.registryUrl,
-      gatewayKinds: Object.keys(this.options.gatewayActors),
       logLevel: this.options.logLevel,
       shared: this.options.shared,
       settings: this.options.settings,

@@ -25,8 +25,6 @@ export interface WorkerBoot {
   /** outbound[dest]: ring from this thread to `dest`. */
   outbound: RingHandle[];
   registryUrl: string;
-  /** Kinds hosted on the gateway thread (placement sends them to thread 0). */
-  gatewayKinds: string[];
   logLevel: string;
   /** Shared memory regions created by the gateway thread (quote cache, ...), by name. */
   shared: Record<string, SharedArrayBuffer>;
@@ -59,7 +57,6 @@ async function main(): Promise<void> {
     log,
     registry: { ...registry, sys: () => systemActor(endpoint) },
     environment: { shared: boot.shared, settings: boot.settings },
-    gatewayKinds: boot.gatewayKinds,
     layouts,
   });
   for (let t = 0; t < boot.controls.length; t++) {

@@ -25,7 +25,8 @@
  */
 import { SmartOrderRouter, type RouteRequest, type RoutingVersion, type VenueView } from '../execution/sor/sor.ts';
 import { referenceRoute } from '../execution/sor/sor-reference.ts';
-import { edgesListing, rulesOf } from '../actors/edge/sim/catalog.ts';
+import { edgesListing, rulesOf } from '../domain/venues.ts';
+import { simEdge } from '../actors/edge/sim/catalog.ts';
 import { mulberry32 } from '../actors/edge/sim/rng.ts';
 import { percentile, runIfMain, target, type BenchResult } from './lib/results.ts';
 
@@ -49,12 +50,13 @@ function buildSnapshot(rand: () => number): VenueView[] {
   const edges = edgesListing(SYMBOL);
   if (edges.length !== 10) throw new Error(`expected 10 edges listing ${SYMBOL}, got ${edges.length}`);
   return edges.map((e) => {
+    const market = simEdge(e.edge_id)!.market;
     const rules = rulesOf(e.edge_id, SYMBOL)!;
     const tick = rules.tick_1e9;
     const lot = rules.lot_1e8;
     const venueMid = MID * (1 + ((rand() - 0.5) * 1) / 10_000); // +-0.5 bps venue offset
-    const half = (MID * e.market.spread_bps) / 2 / 10_000;
-    const meanQty = (e.market.depth_usd / 95_000 / LEVELS) * 100_000_000;
+    const half = (MID * market.spread_bps) / 2 / 10_000;
+    const meanQty = (market.depth_usd / 95_000 / LEVELS) * 100_000_000;
     const side = (dir: 1 | -1) => {
       const px = new Float64Array(LEVELS);
       const qty = new Float64Array(LEVELS);
@@ -87,7 +89,7 @@ function buildSnapshot(rand: () => number): VenueView[] {
       bid_count: LEVELS,
       maker_bps: e.maker_bps,
       taker_bps: e.taker_bps,
-      latency_ms: e.market.latency_ms,
+      latency_ms: market.latency_ms,
       rules,
       stats: {
         adverse_selection_bps: rand() * 1.5,

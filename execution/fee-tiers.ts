@@ -1,5 +1,5 @@
 import type { FeeTierInfo, EdgeMessage } from '../actors/edge/messages.ts';
-import { edgeSpec, edgesOfVenue } from '../actors/edge/sim/catalog.ts';
+import { edgeSpec, edgesOfVenue } from '../domain/venues.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { Mode } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';

@@ -1,6 +1,6 @@
 // A leg's fill as the durable FillRecord, and a FillRecord as the positions ledger books it.
 import type { ChildExecution } from '../actors/edge/messages.ts';
-import { edgeSpec } from '../actors/edge/sim/catalog.ts';
+import { edgeSpec } from '../domain/venues.ts';
 import type { SpotFill } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';

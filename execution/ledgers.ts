@@ -1,7 +1,7 @@
 // The positions ledgers the execution service owns, one per (client, mode): loaded from their
 // checkpoint plus the durable fills after it, checkpointed at most once a second.
 import type { OrderLog } from './types.ts';
-import { edgeSpec } from '../actors/edge/sim/catalog.ts';
+import { edgeSpec } from '../domain/venues.ts';
 import { Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { Mode } from '../domain/orders.ts';

@@ -1,6 +1,6 @@
 // Pre-trade risk after routing (docs/execution.md, step 5): the admission checks on the plan,
 // then a reservation per leg on the client's ledger. The kill switch is the service's to check.
-import { edgeSpec, listingOf } from '../actors/edge/sim/catalog.ts';
+import { edgeSpec, listingOf } from '../domain/venues.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { RoutingPlan } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';

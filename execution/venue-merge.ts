@@ -1,7 +1,7 @@
 // The venue view of `GET /v1/orders` (spec, Orders and fills): what the venues themselves show of
 // a live account's working orders, merged beside the engine's list on its first page.
 import type { EdgeMessage, OpenOrdersAnswer } from '../actors/edge/messages.ts';
-import { edgesOfVenue } from '../actors/edge/sim/catalog.ts';
+import { edgesOfVenue } from '../domain/venues.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { OrderRecord } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';

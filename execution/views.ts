@@ -1,6 +1,6 @@
 import { DEPTH_LEVELS, depthSlot, EDGE_STALE_MS, type DepthCacheReader, type VenueDepth } from '../actors/edge/depth-cache.ts';
 import type { EdgeMessage, EdgeSnapshot } from '../actors/edge/messages.ts';
-import { edgeSpec, listingOf } from '../actors/edge/sim/catalog.ts';
+import { listingOf } from '../domain/venues.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { BookEntry } from '../actors/market/directory.ts';
 import { edgeKey } from '../actors/market/directory.ts';
@@ -64,7 +64,6 @@ export class VenueBooks {
     });
     if (asks !== undefined) await Promise.all(asks);
     return entry.edges.map((edge, i) => {
-      const spec = edgeSpec(edge)!;
       const venue = entry.venues[i]!;
       const book = depths[i];
       const rates = fees(edge);
@@ -89,7 +88,7 @@ export class VenueBooks {
         ask_count: book?.askCount ?? 0,
         maker_bps: rates.maker_bps,
         taker_bps: rates.taker_bps,
-        latency_ms: spec.market.latency_ms,
+        latency_ms: this.depth.latencyMs(edge),
         rules: listingOf(edge, entry.symbol)!.rules,
         ...(observed !== undefined ? { stats: observed } : {}),
       };

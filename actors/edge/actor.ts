@@ -5,7 +5,7 @@ import type { BookMessage } from '../book/messages.ts';
 import { book, bookKey, type BookType } from '../market/directory.ts';
 import { ChildJournal } from './child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
-import { edgeSpec, type EdgeSpec } from './sim/catalog.ts';
+import { simEdge, type SimEdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
 import { TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
@@ -36,7 +36,7 @@ const NS_PER_MS = 1_000_000;
  * A real venue adapter (wire formats, signing) replaces SimVenue behind the same sink.
  */
 export function edgeActor(key: string): Actor<EdgeMessage> {
-  const spec = edgeSpec(key.slice('edge:'.length));
+  const spec = simEdge(key.slice('edge:'.length));
   if (spec === undefined) throw new Error(`no edge ${key} in the venue catalog`);
   return new EdgeActor(spec);
 }
@@ -64,7 +64,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   /** The symbol `fillDepth` writes; set just before each slot write (no closure per write). */
   private depthSymbol = '';
 
-  constructor(private readonly spec: EdgeSpec) {
+  constructor(private readonly spec: SimEdgeSpec) {
     this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
     this.tape = this.emptyTape();
   }
@@ -77,6 +77,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const depth = ctx.environment.shared['depth'];
     if (depth !== undefined) {
       this.depth = new DepthCacheWriter(depth, this.spec.edge_id);
+      // The router prices in the one-way latency to the venue: the simulated venue's here; a
+      // real adapter writes what it measures.
+      this.depth.latency(this.spec.market.latency_ms);
       for (const listing of this.spec.listings) {
         const entry = book(listing.symbol, this.type);
         const index = entry?.edges.indexOf(this.spec.edge_id) ?? -1;

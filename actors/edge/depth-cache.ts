@@ -1,6 +1,6 @@
 import { Side } from '../../domain/market.ts';
 import { SeqlockWords, type SlotCopier } from '../../engine/seqlock.ts';
-import { EDGES } from './sim/catalog.ts';
+import { EDGES } from '../../domain/venues.ts';
 import { books, type BookEntry } from '../market/directory.ts';
 
 /**
@@ -12,7 +12,9 @@ import { books, type BookEntry } from '../market/directory.ts';
  *
  * Buffer layout (Float64 words):
  *
- *   words 0 .. E-1     heartbeat_ms per edge (catalog order): the edge's timer is alive
+ *   words 0 .. 2E-1    per edge (catalog order): heartbeat_ms (the edge's timer is alive) and
+ *                      latency_ms (the edge's one-way latency to its venue, as the edge knows it:
+ *                      the router's cost model reads it; a real adapter measures it)
  *   then, per slot     (one per (book, feeding edge), in directory order)
  *     word 0           seq (Int32 at the slot's first byte; odd while the writer is inside)
  *     word 1           written (0 until the first write)
@@ -28,7 +30,8 @@ export const DEPTH_LEVELS = 50;
 const SLOT_HEADER = 6;
 const SLOT_WORDS = SLOT_HEADER + 4 * DEPTH_LEVELS;
 const SLOT_BYTES = SLOT_WORDS * 8;
-const HEARTBEAT_WORDS = EDGES.length;
+const EDGE_WORDS = 2;
+const HEARTBEAT_WORDS = EDGE_WORDS * EDGES.length;
 /** An edge whose timer has not beaten for this long is not publishing. */
 export const EDGE_STALE_MS = 1_000;
 
@@ -64,11 +67,15 @@ export class DepthCacheWriter {
     const index = EDGE_INDEX.get(edgeId);
     if (index === undefined) throw new Error(`no edge ${edgeId} in the catalog`);
     this.cache = new SeqlockWords(cache);
-    this.heartbeatWord = index;
+    this.heartbeatWord = index * EDGE_WORDS;
   }
 
   heartbeat(nowMs: number): void {
     this.cache.words[this.heartbeatWord] = nowMs;
+  }
+
+  latency(ms: number): void {
+    this.cache.words[this.heartbeatWord + 1] = ms;
   }
 
   /**
@@ -115,7 +122,13 @@ export class DepthCacheReader implements SlotCopier {
 
   heartbeatMs(edgeId: string): number {
     const index = EDGE_INDEX.get(edgeId);
-    return index === undefined ? 0 : this.cache.words[index]!;
+    return index === undefined ? 0 : this.cache.words[index * EDGE_WORDS]!;
+  }
+
+  /** The edge's one-way latency to its venue (ms), 0 until the edge has written it. */
+  latencyMs(edgeId: string): number {
+    const index = EDGE_INDEX.get(edgeId);
+    return index === undefined ? 0 : this.cache.words[index * EDGE_WORDS + 1]!;
   }
 
   /**

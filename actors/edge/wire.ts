@@ -17,7 +17,7 @@
  *
  * Venues, edge ids and symbols are lexicon words (two bytes); ids are spelled out.
  */
-import { EDGES, symbolsOf } from './sim/catalog.ts';
+import { EDGES, symbolsOf } from '../../domain/venues.ts';
 import { VENUES } from '../../domain/market.ts';
 import { messageLayout, type AnswerLayout } from '../../engine/message-layout.ts';
 import { Lexicon, type WireReader, type WireWriter } from '../../engine/wire.ts';

@@ -1,5 +1,5 @@
 import type { InstrumentType } from '../../domain/market.ts';
-import { EDGES, edgesListing, symbolsOf, UNDERLYINGS } from '../edge/sim/catalog.ts';
+import { ASSETS, EDGES, edgesListing, symbolsOf } from '../../domain/venues.ts';
 
 /**
  * Where market data lives, derived once from the static venue catalog so every thread computes
@@ -56,7 +56,7 @@ export function book(symbol: string, instrument_type: BookType): BookEntry | und
 }
 
 /** Underlyings in catalog order; the index keys shared per-underlying state (WS interest). */
-export const UNDERLYING_NAMES: readonly string[] = UNDERLYINGS.map((u) => u.asset);
+export const UNDERLYING_NAMES: readonly string[] = ASSETS.map((a) => a.asset);
 const UNDERLYING_INDEX = new Map(UNDERLYING_NAMES.map((u, i) => [u, i]));
 
 export function underlyingIndex(underlying: string): number | undefined {

@@ -1,7 +1,7 @@
 import { ConsolidatedBook } from '../../actors/book/consolidated-book.ts';
 import { QuoteCacheReader, QuoteSnapshot, MAX_DEPTH } from '../../actors/book/quote-cache.ts';
 import type { EdgeMessage, EdgeSnapshot } from '../../actors/edge/messages.ts';
-import { listingOf } from '../../actors/edge/sim/catalog.ts';
+import { listingOf } from '../../domain/venues.ts';
 import { edgeKey, type BookEntry, type BookType } from '../../actors/market/directory.ts';
 import { Side } from '../../domain/market.ts';
 import { decimalLevels, midAndSpread, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';

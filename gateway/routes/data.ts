@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { EdgeMessage, FundingInfo, FundingPoint } from '../../actors/edge/messages.ts';
-import { EDGES, edgesListing } from '../../actors/edge/sim/catalog.ts';
+import { EDGES, edgesListing } from '../../domain/venues.ts';
 import { books, edgeKey } from '../../actors/market/directory.ts';
 import { VENUES } from '../../domain/market.ts';
 import type { GatewayContext } from '../context.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { EdgeMessage, EdgeStatus } from '../../actors/edge/messages.ts';
-import { edgeSpec, edgesListing, EDGES, feeRowOf } from '../../actors/edge/sim/catalog.ts';
+import { edgeSpec, edgesListing, EDGES, feeRowOf } from '../../domain/venues.ts';
 import type { FairMessage, FairReply } from '../../actors/fair-price/messages.ts';
 import { FAIR_ACTOR } from '../../actors/fair-price/messages.ts';
 import { books, edgeKey } from '../../actors/market/directory.ts';

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rulesOf } from '../../actors/edge/sim/catalog.ts';
+import { rulesOf } from '../../domain/venues.ts';
 import { TERMINAL, type ApiOrder as Order } from '../helpers/orders.ts';
 import { call, startTradingService, type TradingService, until, venueCredentials } from '../helpers/service.ts';
 

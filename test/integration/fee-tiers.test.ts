@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FeeTierInfo } from '../../actors/edge/messages.ts';
-import { edgeSpec, edgesOfVenue } from '../../actors/edge/sim/catalog.ts';
+import { simEdge } from '../../actors/edge/sim/catalog.ts';
+import { edgesOfVenue } from '../../domain/venues.ts';
 import { FeeTiers } from '../../execution/fee-tiers.ts';
 import { call, startTestService, type TestService, until } from '../helpers/service.ts';
 
@@ -25,7 +26,7 @@ describe('fee tiers (real service)', () => {
   });
 
   it('an edge answers the account tier after its REST latency', async () => {
-    const spec = edgeSpec('venue-edge-okx')!;
+    const spec = simEdge('venue-edge-okx')!;
     const started = Date.now();
     const info = await svc.service.topology.endpoint.ask<FeeTierInfo>('edge:venue-edge-okx', { t: 'FeeTier' }, 5_000);
     assert.deepEqual(info, { venue: 'okx', edge_id: 'venue-edge-okx', tier: 'base', maker_bps: spec.maker_bps, taker_bps: spec.taker_bps }, 'the schedule');

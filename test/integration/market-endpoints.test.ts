@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EDGES, listingsOf } from '../../actors/edge/sim/catalog.ts';
+import { EDGES, listingsOf } from '../../domain/venues.ts';
 import { book, books } from '../../actors/market/directory.ts';
 import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService } from '../helpers/service.ts';
 

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listingOf } from '../../actors/edge/sim/catalog.ts';
+import { listingOf } from '../../domain/venues.ts';
 import { book, type BookType } from '../../actors/market/directory.ts';
 import { call, envelope, startTestService, TEST_OPERATOR_KEY, type JsonResponse, type TestService, until } from '../helpers/service.ts';
 

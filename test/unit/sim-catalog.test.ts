@@ -16,9 +16,9 @@ import {
   listingsOf,
   rulesOf,
   symbolsOf,
-  underlyingSpec,
   venues,
-} from '../../actors/edge/sim/catalog.ts';
+} from '../../domain/venues.ts';
+import { underlyingSpec } from '../../actors/edge/sim/catalog.ts';
 
 describe('sim catalog', () => {
   it('has the ten venues, each with at least one edge named by the convention', () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EDGES, edgeSpec, type FaultRates } from '../../actors/edge/sim/catalog.ts';
+import { SIM_EDGES, simEdge, type FaultRates } from '../../actors/edge/sim/catalog.ts';
 import { FaultKind, FaultSchedule } from '../../actors/edge/sim/faults.ts';
 
 const T0 = 1_750_000_000_000_000_000;
@@ -14,7 +14,7 @@ describe('sim faults', () => {
   it('begins episodes at the configured rates over 3,000 simulated hours', () => {
     const hours = 3_000;
     for (const id of ['venue-edge-kucoin', 'venue-edge-binance', 'venue-edge-kalshi']) {
-      const rates = edgeSpec(id)!.faults;
+      const rates = simEdge(id)!.faults;
       const f = new FaultSchedule(rates, 99, T0);
       f.advanceTo(T0 + hours * HOUR);
       const expected = [rates.disconnect_per_h, rates.stale_per_h, rates.lag_per_h].map((r) => r * hours);
@@ -66,7 +66,7 @@ describe('sim faults', () => {
   });
 
   it('is deterministic for a seed and differs across seeds', () => {
-    const rates = EDGES[0]!.faults;
+    const rates = SIM_EDGES[0]!.faults;
     const times = (seed: number) => {
       const f = new FaultSchedule(rates, seed, T0);
       const out: number[] = [];

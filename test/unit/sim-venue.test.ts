@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Side } from '../../domain/market.ts';
-import { edgeSpec, edgesListing, type EdgeSpec, type FaultRates } from '../../actors/edge/sim/catalog.ts';
+import { simEdge, type FaultRates, type SimEdgeSpec } from '../../actors/edge/sim/catalog.ts';
+import { edgesListing } from '../../domain/venues.ts';
 import { LatentPriceModel } from '../../actors/edge/sim/latent-price.ts';
 import { ReferenceBook } from '../../actors/edge/sim/reference-book.ts';
 import { Rng } from '../../actors/edge/sim/rng.ts';
@@ -31,8 +32,8 @@ const NO_FAULTS: FaultRates = {
 };
 
 /** An edge of the catalog cut down to some symbols, with other fault rates if given. */
-function edgeOf(id: string, symbols?: readonly string[], faults?: Partial<FaultRates>): EdgeSpec {
-  const e = edgeSpec(id)!;
+function edgeOf(id: string, symbols?: readonly string[], faults?: Partial<FaultRates>): SimEdgeSpec {
+  const e = simEdge(id)!;
   return {
     ...e,
     listings: symbols === undefined ? e.listings : e.listings.filter((l) => symbols.includes(l.symbol)),
@@ -54,7 +55,7 @@ class Trace implements VenueSink {
   }
 }
 
-function venue(edge: EdgeSpec, seed: number, sink: VenueSink, options: SimVenueOptions = {}): SimVenue {
+function venue(edge: SimEdgeSpec, seed: number, sink: VenueSink, options: SimVenueOptions = {}): SimVenue {
   return new SimVenue(edge, new LatentPriceModel(seed), seed, sink, { start_ns: T0, ...options });
 }
 
@@ -332,9 +333,9 @@ describe('sim venue', () => {
 
   it('gives perp funding from the basis, deterministically, at the venue interval', () => {
     const now = T0 + 1234 * SEC;
-    const hl = new SimVenue(edgeSpec('venue-edge-hyperliquid')!, new LatentPriceModel(3), 3, new Trace());
-    const hl2 = new SimVenue(edgeSpec('venue-edge-hyperliquid')!, new LatentPriceModel(3), 3, new Trace());
-    const bn = new SimVenue(edgeSpec('venue-edge-binance-perp')!, new LatentPriceModel(3), 3, new Trace());
+    const hl = new SimVenue(simEdge('venue-edge-hyperliquid')!, new LatentPriceModel(3), 3, new Trace());
+    const hl2 = new SimVenue(simEdge('venue-edge-hyperliquid')!, new LatentPriceModel(3), 3, new Trace());
+    const bn = new SimVenue(simEdge('venue-edge-binance-perp')!, new LatentPriceModel(3), 3, new Trace());
     const f = hl.funding('BTC-USDC', now)!;
     assert.deepEqual(hl2.funding('BTC-USDC', now), f);
     assert.equal(f.interval_hours, 1);
@@ -356,7 +357,7 @@ describe('sim venue', () => {
       assert.ok(p.ts_ns >= from && p.ts_ns <= now);
       assert.ok(Math.abs(p.rate_bps) <= 75);
     });
-    assert.deepEqual(new SimVenue(edgeSpec('venue-edge-binance-perp')!, new LatentPriceModel(3), 3, new Trace()).fundingHistory('BTC-USDT', from, now), h);
+    assert.deepEqual(new SimVenue(simEdge('venue-edge-binance-perp')!, new LatentPriceModel(3), 3, new Trace()).fundingHistory('BTC-USDT', from, now), h);
     // Binance-style: the interest rate (1 bps / 8 h) whenever the premium is within the clamp.
     const ones = h.filter((p) => p.rate_bps === 1).length;
     assert.ok(ones > h.length / 2, `${ones} of ${h.length} at exactly 1 bps`);
@@ -364,7 +365,7 @@ describe('sim venue', () => {
     assert.ok(new Set(alt).size > 1, 'a volatile premium moves the rate off the interest');
     assert.equal(hl.fundingHistory('BTC-USDC', now - 24 * HOUR, now).length, 24);
 
-    const spot = new SimVenue(edgeSpec('venue-edge-binance')!, new LatentPriceModel(3), 3, new Trace());
+    const spot = new SimVenue(simEdge('venue-edge-binance')!, new LatentPriceModel(3), 3, new Trace());
     assert.equal(spot.funding('BTC-USDT', now), undefined);
     assert.deepEqual(spot.fundingHistory('BTC-USDT', from, now), []);
     assert.equal(bn.funding('NOPE-USDT', now), undefined);

@@ -1,4 +1,5 @@
 import type { Side } from '../../../domain/market.ts';
+import type { MatchingRules } from '../../../domain/venues.ts';
 
 /**
  * The contract between a simulated venue's market model and its matching engine: one engine per
@@ -7,17 +8,10 @@ import type { Side } from '../../../domain/market.ts';
  * Order ids are positive integers chosen by the caller, unique per engine while resting.
  * `Side.BID` = buy, `Side.ASK` = sell. Market orders never rest; limit orders rest the part
  * that does not cross. Every change of an aggregated level's total quantity is reported, so the
- * venue can publish exact L2 deltas.
+ * venue can publish exact L2 deltas. The rules an engine enforces (`MatchingRules`: tick, lot,
+ * minimums) are the listing's reference data, defined in domain/venues.ts.
  */
-export interface MatchingRules {
-  /** Prices must be multiples of this (price_1e9 units). */
-  tick_1e9: number;
-  /** Quantities must be multiples of this (qty_1e8 units). */
-  lot_1e8: number;
-  min_qty_1e8: number;
-  /** Minimum price x qty in _usd_1e9 (quote currency as USD); 0 = none. */
-  min_notional_1e9: number;
-}
+export type { MatchingRules };
 
 export interface FillEvent {
   maker_id: number;

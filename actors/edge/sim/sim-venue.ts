@@ -28,7 +28,8 @@
  */
 import { Side, type InstrumentType, type Level } from '../../../domain/market.ts';
 import { PRICE_SCALE, QTY_SCALE } from '../../../domain/units.ts';
-import type { EdgeSpec, ListingSpec, MarketParams } from './catalog.ts';
+import type { ListingSpec } from '../../../domain/venues.ts';
+import type { MarketParams, SimEdgeSpec } from './catalog.ts';
 import { FaultKind, FaultSchedule } from './faults.ts';
 import { LatentPriceModel, quoteIndex, smoothNoise } from './latent-price.ts';
 import type { FillEvent, Matcher, MatchingRules, MatchListener } from './matcher.ts';
@@ -193,7 +194,7 @@ class SymbolSim {
 
   constructor(
     listenerFor: (s: SymbolSim) => MatchListener,
-    edge: EdgeSpec,
+    edge: SimEdgeSpec,
     listing: ListingSpec,
     model: LatentPriceModel,
     seed: number,
@@ -237,7 +238,7 @@ class SymbolSim {
 }
 
 export class SimVenue {
-  readonly edge: EdgeSpec;
+  readonly edge: SimEdgeSpec;
   readonly model: LatentPriceModel;
   readonly seed: number;
 
@@ -278,7 +279,7 @@ export class SimVenue {
     last_event_ns: 0,
   };
 
-  constructor(edge: EdgeSpec, model: LatentPriceModel, seed: number, sink: VenueSink, options: SimVenueOptions = {}) {
+  constructor(edge: SimEdgeSpec, model: LatentPriceModel, seed: number, sink: VenueSink, options: SimVenueOptions = {}) {
     this.edge = edge;
     this.model = model;
     this.seed = seed >>> 0;

@@ -28,11 +28,6 @@ export interface AnswerLayout<A = unknown> {
   decode(r: WireReader): A;
 }
 
-/** A layout of a message type, written once with its exact type and listed with the others. */
-export function messageLayout<M extends { t: string }>(layout: MessageLayout<M>): MessageLayout<M> {
-  return layout;
-}
-
 const MAX_CACHED_KEYS = 65_536;
 
 /** The layouts by frame type and by (kind, tag), checked for clashes once at start. */

@@ -50,6 +50,13 @@ export class Lexicon {
   }
 }
 
+/** A copy of `buffer`'s first `used` bytes in a buffer with room for `needed` bytes (at least twice the size). */
+export function grownBuffer(buffer: Buffer, used: number, needed: number): Buffer<ArrayBuffer> {
+  const next = Buffer.allocUnsafe(Math.max(buffer.length * 2, needed));
+  buffer.copy(next, 0, 0, used);
+  return next;
+}
+
 /** Writes one layout at a time into a reused buffer; `bytes()` is valid until the next `reset()`. */
 export class WireWriter {
   private buffer = Buffer.allocUnsafe(1024);
@@ -134,9 +141,7 @@ export class WireWriter {
 
   private room(n: number): void {
     if (this.pos + n <= this.buffer.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.pos + n));
-    this.buffer.copy(next, 0, 0, this.pos);
-    this.buffer = next;
+    const next = (this.buffer = grownBuffer(this.buffer, this.pos, this.pos + n));
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 }

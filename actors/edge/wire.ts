@@ -19,7 +19,7 @@
  */
 import { EDGES, symbolsOf } from '../../domain/venues.ts';
 import { VENUES } from '../../domain/market.ts';
-import { messageLayout, type AnswerLayout } from '../../engine/message-layout.ts';
+import type { AnswerLayout, MessageLayout } from '../../engine/message-layout.ts';
 import { Lexicon, type WireReader, type WireWriter } from '../../engine/wire.ts';
 import type { ChildExecution, ChildPlacement, EdgeMessage } from './messages.ts';
 
@@ -88,7 +88,7 @@ export const childPlacementLayout: AnswerLayout<ChildPlacement> = {
 type Execute = Extract<EdgeMessage, { t: 'Execute' }>;
 type Place = Extract<EdgeMessage, { t: 'Place' }>;
 
-export const executeLayout = messageLayout<Execute>({
+export const executeLayout: MessageLayout<Execute> = {
   kind: 'edge',
   t: 'Execute',
   type: EdgeFrame.EXECUTE,
@@ -101,9 +101,9 @@ export const executeLayout = messageLayout<Execute>({
     return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64() };
   },
   answer: childExecutionLayout as AnswerLayout,
-});
+};
 
-export const placeLayout = messageLayout<Place>({
+export const placeLayout: MessageLayout<Place> = {
   kind: 'edge',
   t: 'Place',
   type: EdgeFrame.PLACE,
@@ -116,7 +116,7 @@ export const placeLayout = messageLayout<Place>({
     return { t: 'Place', symbol: r.word(LEXICON), child_id: r.str(), owner: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.f64() };
   },
   answer: childPlacementLayout as AnswerLayout,
-});
+};
 
 /** The edge's layouts, for the registry. */
 export const edgeLayouts = [executeLayout, placeLayout];

@@ -1,4 +1,5 @@
 import { ORDER_STATUSES, type Mode, type OrderStatus } from '../../domain/orders.ts';
+import { grownBuffer } from '../../engine/wire.ts';
 
 /**
  * The journal frame: the write sets of a worker's routers since its last poll, as the bytes of
@@ -122,9 +123,7 @@ export class JournalFrameWriter {
 
   private ensure(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
+    const next = (this.buf = grownBuffer(this.buf, this.pos, this.pos + bytes));
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 }

@@ -29,7 +29,7 @@
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import { LEXICON, readFill, readSide, writeFill, writeSide } from '../../actors/edge/wire.ts';
 import type { OrderConstraints } from '../../domain/orders.ts';
-import { messageLayout } from '../../engine/message-layout.ts';
+import type { MessageLayout } from '../../engine/message-layout.ts';
 import type { WireReader, WireWriter } from '../../engine/wire.ts';
 import type { OrderRequest } from '../types.ts';
 import type { RouterMessage } from './messages.ts';
@@ -151,9 +151,9 @@ function readSubmit(r: WireReader): Submit {
   return submit;
 }
 
-export const submitLayout = messageLayout<Submit>({ kind: 'router', t: 'Submit', type: RouterFrame.SUBMIT, encode: writeSubmit, decode: readSubmit });
+export const submitLayout: MessageLayout<Submit> = { kind: 'router', t: 'Submit', type: RouterFrame.SUBMIT, encode: writeSubmit, decode: readSubmit };
 
-export const makerFillLayout = messageLayout<MakerFill>({
+export const makerFillLayout: MessageLayout<MakerFill> = {
   kind: 'router',
   t: 'MakerFill',
   type: RouterFrame.MAKER_FILL,
@@ -165,7 +165,7 @@ export const makerFillLayout = messageLayout<MakerFill>({
   decode(r) {
     return { t: 'MakerFill', child_id: r.str(), venue: r.word(LEXICON), edge_id: r.word(LEXICON), fill: readFill(r), left_qty_1e8: r.f64(), maker_bps: r.f64() };
   },
-});
+};
 
 /** The router's layouts, for the registry. */
 export const routerLayouts = [submitLayout, makerFillLayout];

@@ -22,7 +22,7 @@
  * Within one venue the cost never decreases from one level to the next (price gets worse, S
  * only grows, k >= 0), which is what lets the sweep merge the venues' books instead of sorting.
  */
-import type { RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
+import type { RoutingPlan, RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
 
 /** Base units per qty_1e8 unit. */
 const PER_UNIT = 1e-8;
@@ -115,4 +115,35 @@ export function slippageBps(key: number, midKey: number, bpsPerUnit: number): nu
 export function roundBps(x: number): number {
   // + 0 turns -0 into 0: a plan never shows a negative zero.
   return Math.round(x * 10_000) / 10_000 + 0;
+}
+
+/** What a plan's summary is computed from: the sums over its allocations, its VWAP, the mid as the routers key it. */
+export interface PlanSums {
+  requested: number;
+  planned: number;
+  notional: number;
+  fee: number;
+  /** quantity-weighted cost, bps x qty_1e8 */
+  costQty: number;
+  avg: number | null;
+  sign: number;
+  midKey: number;
+  bpsPerUnit: number;
+}
+
+/** The plan's summary fields, computed the same way by the sweep, its reference and the lot fit. */
+export function planSummary(t: PlanSums): Pick<
+  RoutingPlan,
+  'planned_qty_1e8' | 'unfilled_qty_1e8' | 'expected_notional_1e9' | 'expected_fee_1e9' | 'expected_fee_bps' | 'expected_avg_price_1e9' | 'expected_slippage_bps' | 'expected_cost_bps'
+> {
+  return {
+    planned_qty_1e8: t.planned,
+    unfilled_qty_1e8: t.requested - t.planned,
+    expected_notional_1e9: t.notional,
+    expected_fee_1e9: t.fee,
+    expected_fee_bps: t.notional > 0 ? roundBps((t.fee / t.notional) * 10_000) : null,
+    expected_avg_price_1e9: t.avg,
+    expected_slippage_bps: t.avg === null ? null : roundBps(slippageBps(t.sign * t.avg, t.midKey, t.bpsPerUnit)),
+    expected_cost_bps: t.planned > 0 ? roundBps(t.costQty / t.planned) : null,
+  };
 }

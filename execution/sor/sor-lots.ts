@@ -16,7 +16,7 @@
  */
 import { fitRemainder, type LotHolder } from './lot-fit.ts';
 import { centiBps, feeE9Big } from './sor-math.ts';
-import { constantCostOf, impactBps, impactSlope, roundBps, slippageBps } from './sor-cost.ts';
+import { constantCostOf, impactBps, impactSlope, planSummary, roundBps, slippageBps } from './sor-cost.ts';
 import type { PlanAllocation, PlanLevel, RouteRequest, RoutingPlan, SorOptions, VenueView } from './sor-types.ts';
 
 const B1E9 = 1_000_000_000n;
@@ -241,13 +241,6 @@ function rebuild(plan: RoutingPlan, req: RouteRequest, slots: ReadonlyMap<number
     ...plan,
     allocations,
     candidates,
-    planned_qty_1e8: planned,
-    unfilled_qty_1e8: req.qty_1e8 - planned,
-    expected_notional_1e9: notionalSum,
-    expected_fee_1e9: feeSum,
-    expected_fee_bps: notionalSum > 0 ? roundBps((feeSum / notionalSum) * 10_000) : null,
-    expected_avg_price_1e9: avg,
-    expected_slippage_bps: avg === null ? null : roundBps(slippageBps(sign * avg, sign * mid, 10_000 / mid)),
-    expected_cost_bps: planned > 0 ? roundBps(costQty / planned) : null,
+    ...planSummary({ requested: req.qty_1e8, planned, notional: notionalSum, fee: feeSum, costQty, avg, sign, midKey: sign * mid, bpsPerUnit: 10_000 / mid }),
   };
 }

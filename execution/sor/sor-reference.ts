@@ -16,6 +16,7 @@ import { closeLotDust } from './sor-lots.ts';
 import {
   impactBps,
   impactSlope,
+  planSummary,
   roundBps,
   routingVersion,
   slippageBps,
@@ -307,14 +308,7 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
     decided_ns: req.now_ns,
     allocations,
     candidates,
-    planned_qty_1e8: planned,
-    unfilled_qty_1e8: requested - planned,
-    expected_notional_1e9: notionalSum,
-    expected_fee_1e9: feeSum,
-    expected_fee_bps: notionalSum > 0 ? roundBps((feeSum / notionalSum) * 10_000) : null,
-    expected_avg_price_1e9: avg,
-    expected_slippage_bps: avg === null ? null : roundBps(slippageBps(sign * avg, midKey, bpu)),
-    expected_cost_bps: planned > 0 ? roundBps(costQty / planned) : null,
+    ...planSummary({ requested, planned, notional: notionalSum, fee: feeSum, costQty, avg, sign, midKey, bpsPerUnit: bpu }),
   };
   // Lot dust is closed by the one shared step after the sweep (sor-lots.ts has its own test).
   return plan.unfilled_qty_1e8 > 0 ? closeLotDust(plan, req, views, o) : plan;

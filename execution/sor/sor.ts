@@ -53,6 +53,7 @@ import {
   constantCostOf,
   impactBps,
   impactSlope,
+  planSummary,
   roundBps,
   bookAgeMs,
   routingVersion,
@@ -708,14 +709,7 @@ export class SmartOrderRouter {
       decided_ns: req.now_ns,
       allocations,
       candidates,
-      planned_qty_1e8: planned,
-      unfilled_qty_1e8: requested - planned,
-      expected_notional_1e9: notionalSum,
-      expected_fee_1e9: feeSum,
-      expected_fee_bps: notionalSum > 0 ? roundBps((feeSum / notionalSum) * 10_000) : null,
-      expected_avg_price_1e9: avg,
-      expected_slippage_bps: avg === null ? null : roundBps(slippageBps(this.sideSign * avg, this.midKey, this.bpsPerUnit)),
-      expected_cost_bps: planned > 0 ? roundBps(costQty / planned) : null,
+      ...planSummary({ requested, planned, notional: notionalSum, fee: feeSum, costQty, avg, sign: this.sideSign, midKey: this.midKey, bpsPerUnit: this.bpsPerUnit }),
     };
   }
 }

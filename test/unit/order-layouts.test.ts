@@ -18,7 +18,6 @@ import { Mailbox, type SourcedFrameHandler } from '../../engine/ring/mailbox.ts'
 import { createControl, createRing } from '../../engine/ring/spsc-ring.ts';
 import { TimerQueue } from '../../engine/timers.ts';
 import { WireReader, WireWriter } from '../../engine/wire.ts';
-import type { RouterMessage } from '../../execution/router/messages.ts';
 import { makerFillLayout, submitLayout } from '../../execution/router/wire.ts';
 import { layouts } from '../../registry.ts';
 import { createLogger } from '../../engine/log.ts';
@@ -195,13 +194,10 @@ describe('order path layouts on real rings', () => {
     });
   });
 
-  it('the registry lists the order path layouts once, and every thread builds the same lexicon', () => {
+  it('the registry lists the order path layouts once each', () => {
     assert.deepEqual(
       layouts.map((l) => `${l.kind}/${l.t}`),
       ['edge/Execute', 'edge/Place', 'router/Submit', 'router/MakerFill'],
     );
-    const tags: RouterMessage['t'][] = ['Submit', 'MakerFill'];
-    assert.ok(tags.every((t) => layouts.some((l) => l.t === t)));
-    assert.ok(LEXICON.size > 50);
   });
 });

@@ -3,6 +3,7 @@ import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
 import type { JournalLink } from './link.ts';
+import { PlainMsgpackWriter } from './record-writer.ts';
 
 /** What a router collects between two `durable()` calls. */
 interface WriteSet {
@@ -22,7 +23,11 @@ interface WriteSet {
 export class JournaledOrders implements OrderLog {
   private write: WriteSet | undefined;
   private readonly pendingOrders = new Map<string, { order: OrderRecord; previous_status: OrderStatus | null }>();
-  /** Plain msgpack (no shared structures: the journal stores the bytes as they are). */
+  /**
+   * Plain msgpack (no shared structures: the journal stores the bytes as they are): orders and
+   * fills by the record writer, ledger checkpoints (bigints, once a second) by msgpackr.
+   */
+  private readonly records = new PlainMsgpackWriter();
   private readonly packr = new Packr({ useRecords: false, moreTypes: false });
   /** Written and not yet acknowledged by the journal: node_order_id -> order. */
   private readonly unsettled = new Map<string, OrderRecord>();
@@ -152,10 +157,10 @@ export class JournaledOrders implements OrderLog {
   private encode(write: WriteSet): void {
     const f = this.journal.frame;
     for (const { order, previous_status } of write.orders) {
-      f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.packr.pack(order));
+      f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.records.encode(order));
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
-    for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.packr.pack(fill));
+    for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.records.encode(fill));
     for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
     for (const [token, status, json] of write.replies) f.reply(token, status, json);
   }

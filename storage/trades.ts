@@ -6,7 +6,8 @@ import type { Databases } from './database.ts';
  *   trades: [symbol, ts_ms, seq] -> TradeRow       ordered by symbol then time, so a history
  *                                                  query is one range scan
  *
- * Writes are batched by lmdb-js into one transaction per event turn and are not flushed per
+ * The tape writer (gateway/market/tape-writer.ts) appends what arrived every 100 ms in one event
+ * turn, which lmdb-js makes one transaction; writes are not flushed per
  * trade: the tape is market data, re-creatable from the venues, not client state. Rows older
  * than the retention are pruned in the background.
  */

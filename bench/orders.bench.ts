@@ -22,6 +22,7 @@ import { runIfMain, target, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 import { commitLatency } from './lib/commit-latency.ts';
 import { cpuPerOrder, threadCpuMs } from './lib/thread-cpu.ts';
+import { lmdbLastTxnId } from './lib/lmdb-txns.ts';
 
 const SECONDS = Number(process.env['BENCH_ORDERS_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ORDERS_ROUNDS'] ?? 2);
@@ -175,12 +176,18 @@ export async function run(): Promise<BenchResult> {
     const header = `Authorization: Bearer ${service.apiKey}`;
     const cpu: Record<string, number>[] = [];
     const baselineCpu: Record<string, number>[] = [];
-    /** One wrk round against a service, with the CPU its threads spent per order meanwhile. */
+    /**
+     * One wrk round against a service, with the CPU its threads spent per order meanwhile and
+     * its orders per LMDB write transaction (how well its commits group).
+     */
     const measured = (svc: ServiceProcess, prefix: string, into: Record<string, number>[], keys: string | readonly string[] = svc.apiKey): WrkFigures => {
       const pid = svc.child.pid!;
       const before = threadCpuMs(pid);
+      const txnsBefore = lmdbLastTxnId(svc.dataDir);
       const figures = runWrk(`http://127.0.0.1:${svc.port}/v1/orders`, [], SECONDS, luaScript(svc.dataDir, prefix, keys));
-      into.push(cpuPerOrder(pid, before, threadCpuMs(pid), figures.rps * SECONDS));
+      const orders = figures.rps * SECONDS;
+      const txns = lmdbLastTxnId(svc.dataDir) - txnsBefore;
+      into.push({ ...cpuPerOrder(pid, before, threadCpuMs(pid), orders), orders_per_txn: Number((orders / Math.max(1, txns)).toFixed(1)) });
       return figures;
     };
     const keys = await moreClients(service, ROOT);
@@ -221,6 +228,7 @@ export async function run(): Promise<BenchResult> {
         cpu_per_order_workers_us: medianOf(cpu, 'workers_us'),
         cpu_per_order_helpers_us: medianOf(cpu, 'helpers_us'),
         cpu_per_order_total_us: medianOf(cpu, 'total_us'),
+        orders_per_lmdb_txn: medianOf(cpu, 'orders_per_txn'),
         clients_4_orders_rps: Math.round(manyRps),
         clients_4_non2xx: manyRounds.reduce((s, r) => s + r.non2xx, 0),
         clients_4_cpu_per_order_main_us: medianOf(manyCpu, 'main_us'),
@@ -233,6 +241,8 @@ export async function run(): Promise<BenchResult> {
         baseline_cpu_per_order_workers_us: medianOf(baselineCpu, 'workers_us'),
         baseline_cpu_per_order_helpers_us: medianOf(baselineCpu, 'helpers_us'),
         baseline_cpu_per_order_total_us: medianOf(baselineCpu, 'total_us'),
+        baseline_orders_per_lmdb_txn: medianOf(baselineCpu, 'orders_per_txn'),
+        clients_4_orders_per_lmdb_txn: medianOf(manyCpu, 'orders_per_txn'),
         echo_p99_ms: median(echoRounds.map((r) => r.p99_ms)),
         half_rate_target_rps: Math.round(ordersRps / 2),
         half_rate_achieved_rps: Math.round(half.rps),

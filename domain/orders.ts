@@ -138,10 +138,14 @@ export interface FillRecord {
   lineage_deployment_id: string | null;
 }
 
+/** The record's engine-internal fields: never in the API's view of an order. */
+export const INTERNAL_ORDER_FIELDS: ReadonlySet<string> = new Set(['request_hash', 'fill_ids', 'mode', 'idempotency_key', 'lot_remainder_1e8', 'stored_status'] satisfies (keyof OrderRecord)[]);
+
 /** The order as the API and the `orders` channel show it: the record minus engine-internal fields. */
 export function publicOrder(order: OrderRecord): Record<string, unknown> {
-  const { request_hash: _hash, fill_ids: _ids, mode: _mode, idempotency_key: _key, lot_remainder_1e8: _lot, stored_status: _stored, ...rest } = order;
-  return rest;
+  const out: Record<string, unknown> = {};
+  for (const key in order) if (!INTERNAL_ORDER_FIELDS.has(key)) out[key] = order[key as keyof OrderRecord];
+  return out;
 }
 
 /** The API view of an order, with its fills when expanded (`fills: null` otherwise). */

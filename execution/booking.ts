@@ -5,7 +5,7 @@ import type { ChildExecution } from '../actors/edge/messages.ts';
 import type { VenueView } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
-import { isTerminal, orderView, publicOrder } from '../domain/orders.ts';
+import { isTerminal, publicOrder } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
 import { fillRecord, ledgerFill } from './fills.ts';
@@ -119,7 +119,7 @@ export class Booking {
   async persist(order: OrderRecord, reply?: number): Promise<void> {
     order.updated_unix_ns = nowNs();
     this.orders.putOrder(order);
-    if (reply !== undefined) this.orders.putReply(reply, 201, JSON.stringify(orderView(order)));
+    if (reply !== undefined) this.orders.putReply(reply, 201, order);
     await this.orders.durable();
   }
 

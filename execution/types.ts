@@ -70,8 +70,11 @@ export interface OrderLog {
   putClientOrderId(order: OrderRecord): void;
   putFill(clientId: string, mode: Mode, fill: FillRecord): void;
   putLedger(clientId: string, mode: Mode, snapshot: unknown): void;
-  /** The HTTP answer awaited under `token`, given by the journal once this write set is durable. */
-  putReply(token: number, status: number, json: string): void;
+  /**
+   * The HTTP answer awaited under `token`, given by the journal once this write set is durable:
+   * `status` with the order's API view as JSON, as the order is when the write set is sent.
+   */
+  putReply(token: number, status: number, order: OrderRecord): void;
   durable(): Promise<void>;
   getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined;
   byClientOrderId(clientId: string, mode: Mode, clientOrderId: string): OrderRecord | undefined;

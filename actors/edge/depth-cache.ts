@@ -152,10 +152,16 @@ export class DepthCacheReader implements SlotCopier {
     // allocation and its collection are most of the cost), then views.
     const copy = new Float64Array(2 * (bidCount + askCount));
     const asksAt = 2 * bidCount;
-    copy.set(w.subarray(levels, levels + bidCount), 0);
-    copy.set(w.subarray(levels + DEPTH_LEVELS, levels + DEPTH_LEVELS + bidCount), bidCount);
-    copy.set(w.subarray(levels + 2 * DEPTH_LEVELS, levels + 2 * DEPTH_LEVELS + askCount), asksAt);
-    copy.set(w.subarray(levels + 3 * DEPTH_LEVELS, levels + 3 * DEPTH_LEVELS + askCount), asksAt + askCount);
+    // Element loops rather than set(w.subarray(...)): a subarray is a typed-array object for
+    // the collector, four per venue per order, to copy at most 50 numbers each.
+    for (let i = 0; i < bidCount; i++) {
+      copy[i] = w[levels + i]!;
+      copy[bidCount + i] = w[levels + DEPTH_LEVELS + i]!;
+    }
+    for (let i = 0; i < askCount; i++) {
+      copy[asksAt + i] = w[levels + 2 * DEPTH_LEVELS + i]!;
+      copy[asksAt + askCount + i] = w[levels + 3 * DEPTH_LEVELS + i]!;
+    }
     this.depth = {
       connected: w[base + 2] === 1,
       ts_ns: w[base + 3]!,

@@ -83,13 +83,15 @@ export class JournalFrameWriter {
     this.tail(client, '', value);
   }
 
-  /** The answer awaited under `token` on the journal's thread, given once this frame is durable. */
-  reply(token: number, status: number, json: string): void {
-    const bytes = Buffer.byteLength(json, 'utf8');
+  /** The answer awaited under `token` on the journal's thread, given once this frame is durable: JSON, as text or its UTF-8 bytes. */
+  reply(token: number, status: number, json: string | Uint8Array): void {
+    const bytes = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.length;
     const at = this.header(RecordKind.REPLY, 'live', '', '', bytes);
     this.view.setUint16(at + 2, status, true);
     this.view.setFloat64(at + 8, token, true);
-    this.pos = at + HEADER + this.buf.write(json, at + HEADER, 'utf8');
+    if (typeof json === 'string') this.buf.write(json, at + HEADER, 'utf8');
+    else this.buf.set(json, at + HEADER);
+    this.pos = at + HEADER + bytes;
   }
 
   finish(sequence = 0): Uint8Array {

@@ -1,9 +1,13 @@
-import { isTerminal, type FillRecord, type Mode, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
+import { INTERNAL_ORDER_FIELDS, isTerminal, type FillRecord, type Mode, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
 import type { JournalLink } from './link.ts';
+import { JsonWriter } from './json-writer.ts';
 import { PlainMsgpackWriter } from './record-writer.ts';
+
+/** What the API's view of an order adds to the record's public fields (orderView without fills). */
+const NO_FILLS = { fills: null };
 
 /** What a router collects between two `durable()` calls. */
 interface WriteSet {
@@ -11,7 +15,7 @@ interface WriteSet {
   order_keys: [client: string, mode: Mode, key: string, node_order_id: string][];
   fills: [client: string, mode: Mode, fill: FillRecord][];
   ledgers: [client: string, mode: Mode, checkpoint: unknown][];
-  replies: [token: number, status: number, json: string][];
+  replies: [token: number, status: number, order: OrderRecord][];
 }
 
 /**
@@ -29,6 +33,8 @@ export class JournaledOrders implements OrderLog {
    */
   private readonly records = new PlainMsgpackWriter();
   private readonly packr = new Packr({ useRecords: false, moreTypes: false });
+  /** The 201 bodies, JSON written straight into bytes: the same text as JSON.stringify(orderView(order)). */
+  private readonly json = new JsonWriter();
   /** Written and not yet acknowledged by the journal: node_order_id -> order. */
   private readonly unsettled = new Map<string, OrderRecord>();
   /** The write set (by number) that last carried each unsettled order. */
@@ -83,8 +89,8 @@ export class JournaledOrders implements OrderLog {
     this.collecting().ledgers.push([clientId, mode, snapshot]);
   }
 
-  putReply(token: number, status: number, json: string): void {
-    this.collecting().replies.push([token, status, json]);
+  putReply(token: number, status: number, order: OrderRecord): void {
+    this.collecting().replies.push([token, status, order]);
   }
 
   /** Sends what was written since the last call; resolves when it (and everything before it) is on disk. */
@@ -162,6 +168,6 @@ export class JournaledOrders implements OrderLog {
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
     for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.records.encode(fill));
     for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
-    for (const [token, status, json] of write.replies) f.reply(token, status, json);
+    for (const [token, status, order] of write.replies) f.reply(token, status, this.json.encode(order, INTERNAL_ORDER_FIELDS, NO_FILLS));
   }
 }

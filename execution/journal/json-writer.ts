@@ -1,7 +1,5 @@
-import { grownBuffer } from '../../engine/wire.ts';
+import { TreeWriter } from './tree-writer.ts';
 
-/** Distinct object keys remembered at most (records have a few dozen). */
-const MAX_CACHED_KEYS = 4096;
 /** Characters a string may need no escape for: printable ASCII but `"` and `\`. */
 function plain(c: number): boolean {
   return c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c;
@@ -16,11 +14,7 @@ function plain(c: number): boolean {
  * Keys are encoded once; safe integers are written digit by digit; other numbers and strings
  * that need escapes take JSON.stringify's own text for that one value.
  */
-export class JsonWriter {
-  private buf = Buffer.allocUnsafe(4096);
-  private pos = 0;
-  private readonly keys = new Map<string, Uint8Array>();
-
+export class JsonWriter extends TreeWriter {
   /**
    * `value`'s JSON: a view into this writer's buffer, valid until the next call. For a top-level
    * object, `omit` names keys to leave out and `append` entries to add after its own.
@@ -28,38 +22,27 @@ export class JsonWriter {
   encode(value: unknown, omit?: ReadonlySet<string>, append?: Record<string, unknown>): Uint8Array {
     this.pos = 0;
     if (omit === undefined && append === undefined) this.value(value);
-    else this.object(value as Record<string, unknown>, omit, append);
+    else this.entries(value as Record<string, unknown>, omit, append);
     return this.buf.subarray(0, this.pos);
   }
 
-  private value(v: unknown): void {
-    switch (typeof v) {
-      case 'string':
-        this.string(v);
-        return;
-      case 'number':
-        this.number(v);
-        return;
-      case 'boolean':
-        this.ascii(v ? 'true' : 'false');
-        return;
-      case 'object':
-        if (v === null) this.ascii('null');
-        else if (Array.isArray(v)) this.array(v);
-        else this.object(v as Record<string, unknown>);
-        return;
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        // Only reached inside arrays (objects skip them): JSON writes null there.
-        this.ascii('null');
-        return;
-      default:
-        throw new TypeError(`JSON cannot encode a ${typeof v}`);
-    }
+  protected boolean(v: boolean): void {
+    this.ascii(v ? 'true' : 'false');
   }
 
-  private object(o: Record<string, unknown>, omit?: ReadonlySet<string>, append?: Record<string, unknown>): void {
+  protected nil(): void {
+    this.ascii('null');
+  }
+
+  protected encodeKey(key: string): Uint8Array {
+    return Buffer.from(`${JSON.stringify(key)}:`, 'utf8');
+  }
+
+  protected object(o: Record<string, unknown>): void {
+    this.entries(o);
+  }
+
+  private entries(o: Record<string, unknown>, omit?: ReadonlySet<string>, append?: Record<string, unknown>): void {
     if (typeof (o as { toJSON?: unknown }).toJSON === 'function') throw new TypeError('JsonWriter writes plain data (no toJSON)');
     this.byte(0x7b);
     let first = true;
@@ -80,7 +63,7 @@ export class JsonWriter {
     return false;
   }
 
-  private array(items: readonly unknown[]): void {
+  protected array(items: readonly unknown[]): void {
     this.byte(0x5b);
     for (let i = 0; i < items.length; i++) {
       if (i > 0) this.byte(0x2c);
@@ -89,21 +72,7 @@ export class JsonWriter {
     this.byte(0x5d);
   }
 
-  private key(key: string): void {
-    let bytes = this.keys.get(key);
-    if (bytes === undefined) {
-      bytes = Buffer.from(`${JSON.stringify(key)}:`, 'utf8');
-      if (this.keys.size < MAX_CACHED_KEYS) this.keys.set(key, bytes);
-    }
-    const n = bytes.length;
-    this.ensure(n);
-    const buf = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) buf[p++] = bytes[i]!;
-    this.pos = p;
-  }
-
-  private number(v: number): void {
+  protected number(v: number): void {
     // -0 is "0" in JSON, as JSON.stringify writes it.
     if (!Number.isSafeInteger(v)) {
       this.ascii(Number.isFinite(v) ? String(v) : 'null');
@@ -130,7 +99,7 @@ export class JsonWriter {
     }
   }
 
-  private string(s: string): void {
+  protected string(s: string): void {
     const length = s.length;
     this.ensure(length + 2);
     const buf = this.buf;
@@ -160,14 +129,5 @@ export class JsonWriter {
   private utf8(s: string): void {
     this.ensure(s.length * 3);
     this.pos += this.buf.write(s, this.pos, 'utf8');
-  }
-
-  private byte(b: number): void {
-    this.ensure(1);
-    this.buf[this.pos++] = b;
-  }
-
-  private ensure(bytes: number): void {
-    if (this.pos + bytes > this.buf.length) this.buf = grownBuffer(this.buf, this.pos, this.pos + bytes);
   }
 }

@@ -1,7 +1,5 @@
-import { grownBuffer } from '../../engine/wire.ts';
+import { TreeWriter } from './tree-writer.ts';
 
-/** Distinct map keys remembered at most: records have a few dozen; a map keyed by data must not grow this without bound. */
-const MAX_CACHED_KEYS = 4096;
 /** Strings this short are written by a loop (no native call) while they are ASCII. */
 const SHORT_STRING = 64;
 
@@ -17,12 +15,7 @@ const SHORT_STRING = 64;
  * value is `undefined` is left out, as JSON does; an `undefined` array element is nil. BigInts
  * and other types throw: records are integers in `_1e8`/`_1e9` units, not bigints.
  */
-export class PlainMsgpackWriter {
-  private buf = Buffer.allocUnsafe(4096);
-  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-  private pos = 0;
-  private readonly keys = new Map<string, Uint8Array>();
-
+export class PlainMsgpackWriter extends TreeWriter {
   /** The encoding of `value`: a view into this writer's buffer, valid until the next call. */
   encode(value: unknown): Uint8Array {
     this.pos = 0;
@@ -30,31 +23,24 @@ export class PlainMsgpackWriter {
     return this.buf.subarray(0, this.pos);
   }
 
-  private value(v: unknown): void {
-    switch (typeof v) {
-      case 'string':
-        this.string(v);
-        return;
-      case 'number':
-        this.number(v);
-        return;
-      case 'boolean':
-        this.byte(v ? 0xc3 : 0xc2);
-        return;
-      case 'undefined':
-        this.byte(0xc0);
-        return;
-      case 'object':
-        if (v === null) this.byte(0xc0);
-        else if (Array.isArray(v)) this.array(v);
-        else this.map(v as Record<string, unknown>);
-        return;
-      default:
-        throw new TypeError(`plain msgpack cannot encode a ${typeof v}`);
-    }
+  protected boolean(v: boolean): void {
+    this.byte(v ? 0xc3 : 0xc2);
   }
 
-  private map(object: Record<string, unknown>): void {
+  protected nil(): void {
+    this.byte(0xc0);
+  }
+
+  protected encodeKey(key: string): Uint8Array {
+    const at = this.pos;
+    this.string(key);
+    // A copy: a subarray would be a view that later records overwrite.
+    const bytes = new Uint8Array(this.buf.subarray(at, this.pos));
+    this.pos = at;
+    return bytes;
+  }
+
+  protected object(object: Record<string, unknown>): void {
     this.ensure(3);
     const header = this.pos;
     this.buf[header] = 0xde; // map16, its count written after the entries
@@ -71,7 +57,7 @@ export class PlainMsgpackWriter {
     this.view.setUint16(header + 1, count);
   }
 
-  private array(items: readonly unknown[]): void {
+  protected array(items: readonly unknown[]): void {
     const n = items.length;
     if (n < 16) this.byte(0x90 | n);
     else if (n < 0x10000) {
@@ -88,25 +74,7 @@ export class PlainMsgpackWriter {
     for (let i = 0; i < n; i++) this.value(items[i]);
   }
 
-  private key(key: string): void {
-    let bytes = this.keys.get(key);
-    if (bytes === undefined) {
-      const at = this.pos;
-      this.string(key);
-      // A copy: Buffer#slice would be a view that later records overwrite.
-      bytes = new Uint8Array(this.buf.subarray(at, this.pos));
-      if (this.keys.size < MAX_CACHED_KEYS) this.keys.set(key, bytes);
-      return;
-    }
-    const n = bytes.length;
-    this.ensure(n);
-    const buf = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) buf[p++] = bytes[i]!;
-    this.pos = p;
-  }
-
-  private number(v: number): void {
+  protected number(v: number): void {
     this.ensure(9);
     const buf = this.buf;
     const p = this.pos;
@@ -152,7 +120,7 @@ export class PlainMsgpackWriter {
     this.pos = p + 9;
   }
 
-  private string(s: string): void {
+  protected string(s: string): void {
     const length = s.length;
     if (length < SHORT_STRING) {
       // fixstr or str8 of ASCII, by a loop; the first non-ASCII character falls back below.
@@ -196,16 +164,5 @@ export class PlainMsgpackWriter {
       this.view.setUint32(at + 1, n);
     }
     this.pos = at + head + n;
-  }
-
-  private byte(b: number): void {
-    this.ensure(1);
-    this.buf[this.pos++] = b;
-  }
-
-  private ensure(bytes: number): void {
-    if (this.pos + bytes <= this.buf.length) return;
-    const next = (this.buf = grownBuffer(this.buf, this.pos, this.pos + bytes));
-    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 }

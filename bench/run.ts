@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   orders: () => import('./orders.bench.ts'),
   consolidation: () => import('./consolidation.bench.ts'),
   sor: () => import('./sor.bench.ts'),
+  records: () => import('./records.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

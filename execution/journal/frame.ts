@@ -83,15 +83,13 @@ export class JournalFrameWriter {
     this.tail(client, '', value);
   }
 
-  /** The answer awaited under `token` on the journal's thread, given once this frame is durable: JSON, as text or its UTF-8 bytes. */
-  reply(token: number, status: number, json: string | Uint8Array): void {
-    const bytes = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.length;
-    const at = this.header(RecordKind.REPLY, 'live', '', '', bytes);
+  /** The answer awaited under `token` on the journal's thread, given once this frame is durable: its JSON body as UTF-8. */
+  reply(token: number, status: number, json: Uint8Array): void {
+    const at = this.header(RecordKind.REPLY, 'live', '', '', json.length);
     this.view.setUint16(at + 2, status, true);
     this.view.setFloat64(at + 8, token, true);
-    if (typeof json === 'string') this.buf.write(json, at + HEADER, 'utf8');
-    else this.buf.set(json, at + HEADER);
-    this.pos = at + HEADER + bytes;
+    this.buf.set(json, at + HEADER);
+    this.pos = at + HEADER + json.length;
   }
 
   finish(sequence = 0): Uint8Array {

@@ -28,7 +28,7 @@ function write(w: JournalFrameWriter, r: JournalRecord): void {
   else if (r.kind === 'order_key') w.orderKey(r.client_id, r.mode, r.key, r.node_order_id);
   else if (r.kind === 'fill') w.fill(r.client_id, r.mode, r.fill_id, r.value);
   else if (r.kind === 'ledger') w.ledger(r.client_id, r.mode, r.value);
-  else w.reply(r.token, r.status, r.json);
+  else w.reply(r.token, r.status, Buffer.from(r.json, 'utf8'));
 }
 
 /** Lone surrogates do not survive UTF-8 (they become U+FFFD): compare what UTF-8 can carry. */

@@ -7,11 +7,11 @@ const SHORT_STRING = 64;
  * Writes plain msgpack (maps with string keys, no records or extensions): what the order and
  * fill databases store and lmdb-js decodes on read (`mapsAsObjects`). Built for the records a
  * router journals twice per order: each map key's bytes are encoded once and copied after,
- * which is most of the work msgpackr's general encoder repeats per record (about 3x faster
- * here, bench/records.bench.ts).
+ * which msgpackr's general encoder repeats per record (bench/records.bench.ts measures both on
+ * the same order record).
  *
- * Values: strings, numbers (integers below 2^32 in the smallest integer form, others as
- * float64: exact for every safe integer), booleans, null, arrays and plain objects. A key whose
+ * Values: strings, numbers (integers below 2^32 in the smallest integer form that is not a
+ * record id, others as float64: exact for every safe integer), booleans, null, arrays and plain objects. A key whose
  * value is `undefined` is left out, as JSON does; an `undefined` array element is nil. BigInts
  * and other types throw: records are integers in `_1e8`/`_1e9` units, not bigints.
  */
@@ -81,7 +81,10 @@ export class PlainMsgpackWriter extends TreeWriter {
     // -0 stays a double: an integer form would read back as 0.
     if (Number.isInteger(v) && (v !== 0 || 1 / v > 0)) {
       if (v >= 0) {
-        if (v < 0x80) {
+        // Not 0x40-0x7f as fixints: the order and fill databases decode with shared structures,
+        // and to a structure-aware decoder those bytes name a record (msgpackr's records
+        // extension) once any structured write created one (closeAfterRestart's putOrder does).
+        if (v < 0x40) {
           buf[p] = v;
           this.pos = p + 1;
           return;

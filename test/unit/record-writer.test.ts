@@ -70,6 +70,26 @@ describe('PlainMsgpackWriter', () => {
     }
   });
 
+  it('reads back through a database that has shared structures: no integer is taken for a record id', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'record-writer-'));
+    const db = openDatabases(dir);
+    try {
+      const store = new OrderStore(db);
+      // A structured write, as closeAfterRestart's putOrder makes after a restart, creates the
+      // database's shared structures; msgpackr's record ids are the bytes 0x40-0x7f.
+      store.putOrder({ node_order_id: 'ord_structured', client_id: 'c', mode: 'live', status: 'RUNNING' } as unknown as OrderRecord);
+      await store.durable();
+      const values = Array.from({ length: 300 }, (_, i) => i - 40);
+      for (const v of values) store.putOrderEncoded('c', 'live', `ord_${String(v + 100).padStart(4, '0')}`, 'RUNNING', null, new PlainMsgpackWriter().encode({ v, list: [v, { v }] }));
+      await store.durable();
+      store.refresh();
+      for (const v of values) assert.deepEqual(store.getOrder('c', 'live', `ord_${String(v + 100).padStart(4, '0')}`), { v, list: [v, { v }] }, String(v));
+    } finally {
+      await db.root.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses what plain msgpack records never hold', () => {
     const w = new PlainMsgpackWriter();
     assert.throws(() => w.encode({ qty: 1n }), TypeError);

@@ -43,7 +43,14 @@ export async function startServiceProcess(env: Record<string, string> = {}, root
     apiKey,
     dataDir,
     stop: async () => {
+      const exitedBefore = child.exitCode !== null || child.signalCode !== null;
       await stopChild(child);
+      // A service that died on its own, or did not stop cleanly, is a finding: its log is kept and named.
+      if (exitedBefore || child.exitCode !== 0) {
+        const tail = readFileSync(logPath, 'utf8').split('\n').slice(-20).join('\n');
+        process.stderr.write(`service ${root} ${exitedBefore ? 'had exited by itself' : 'did not stop cleanly'} (exit ${child.exitCode}, signal ${child.signalCode}); log kept at ${logPath}:\n${tail}\n`);
+        return;
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -23,6 +23,8 @@ export interface ServiceConfig {
     jwksFile: string | undefined;
     jwtIssuer: string | undefined;
     jwtAudience: string | undefined;
+    /** The longest a JWT may be valid for, seconds: `exp` is required and at most this far ahead (and after `iat`). */
+    jwtMaxLifetimeS: number;
   };
 }
 
@@ -62,6 +64,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
       jwksFile: text('AUTH_JWKS_FILE'),
       jwtIssuer: text('AUTH_JWT_ISSUER'),
       jwtAudience: text('AUTH_JWT_AUDIENCE'),
+      jwtMaxLifetimeS: integer('AUTH_JWT_MAX_LIFETIME_S', 86_400, 60, 31 * 86_400),
     },
   };
 }

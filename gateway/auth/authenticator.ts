@@ -15,7 +15,12 @@ export interface AuthConfig {
   jwksFile?: string | undefined;
   jwtIssuer?: string | undefined;
   jwtAudience?: string | undefined;
+  /** The longest a JWT may be valid for, seconds (default 24 h): `exp` is required and bounded. */
+  jwtMaxLifetimeS?: number | undefined;
 }
+
+/** A JWT valid for longer than this is refused unless configured otherwise (AUTH_JWT_MAX_LIFETIME_S). */
+export const DEFAULT_JWT_MAX_LIFETIME_S = 86_400;
 
 interface CachedJwt {
   clientId: string;
@@ -107,6 +112,7 @@ export class Authenticator {
   private async verifyJwt(token: string, nowMs: number): Promise<Principal> {
     let sub: string | undefined;
     let exp: number | undefined;
+    let iat: number | undefined;
     try {
       const alg = decodeProtectedHeader(token).alg;
       const options = {
@@ -123,8 +129,16 @@ export class Authenticator {
               })();
       sub = payload.sub;
       exp = payload.exp;
+      iat = payload.iat;
     } catch {
       throw Errors.unauthenticated('invalid or expired token');
+    }
+    // A bearer token that never expires cannot be revoked: `exp` is required and bounded, from
+    // now and from when it was issued (jose has already refused an `exp` in the past).
+    const maxLifetimeS = this.config.jwtMaxLifetimeS ?? DEFAULT_JWT_MAX_LIFETIME_S;
+    if (exp === undefined) throw Errors.unauthenticated('token has no exp: a JWT must expire');
+    if (exp - nowMs / 1000 > maxLifetimeS || (iat !== undefined && exp - iat > maxLifetimeS)) {
+      throw Errors.unauthenticated(`token lifetime exceeds the maximum of ${maxLifetimeS} s`);
     }
     if (sub === undefined || !CLIENT_ID_PATTERN.test(sub)) throw Errors.unauthenticated('token has no usable sub');
     if (sub === OPERATOR_CLIENT_ID) throw Errors.unauthenticated('token subject is reserved');
@@ -134,7 +148,7 @@ export class Authenticator {
       is_admin: false,
     });
     if (this.jwtCache.size >= JWT_CACHE_MAX) this.jwtCache.clear();
-    this.jwtCache.set(token, { clientId: sub, expiresAtMs: exp !== undefined ? exp * 1000 : nowMs + 60_000 });
+    this.jwtCache.set(token, { clientId: sub, expiresAtMs: exp * 1000 });
     return this.jwtPrincipal(sub, profile);
   }
 }

@@ -38,6 +38,7 @@ export async function startTestService(
       jwksFile: undefined,
       jwtIssuer: undefined,
       jwtAudience: undefined,
+      jwtMaxLifetimeS: 86_400,
       ...overrides.auth,
     },
   };

@@ -134,6 +134,26 @@ describe('authentication (real service with HS256 + JWKS, issuer and audience)',
     assertUnauthenticated(await call(base, 'GET', '/v1/api_keys', { token: none }));
   });
 
+  it('refuses a JWT that never expires or lives longer than the configured maximum (24 h by default)', async () => {
+    const sub = 'frank';
+    const noExp = await new SignJWT({ sub, ...good }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const res = await call(base, 'GET', '/v1/api_keys', { token: noExp });
+    assertUnauthenticated(res);
+    assert.match(envelope(res.body).message, /exp/);
+    // exp of 1e12 (the year 33658) and a token issued long ago that is still valid for a day and a half.
+    assertUnauthenticated(await call(base, 'GET', '/v1/api_keys', { token: await hs256({ sub, ...good }, { exp: 1e12 }) }));
+    const nowS = Math.floor(Date.now() / 1000);
+    const longLived = await new SignJWT({ sub, ...good })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(nowS - 10 * 86_400)
+      .setExpirationTime(nowS + 3600)
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    assertUnauthenticated(await call(base, 'GET', '/v1/api_keys', { token: longLived }));
+    assert.equal(svc.service.storage.clients.get(sub), undefined, 'a refused token provisions nobody');
+    // Within the bound: accepted.
+    assert.equal((await call(base, 'GET', '/v1/api_keys', { token: await hs256({ sub, ...good }, { exp: '23h' }) })).status, 200);
+  });
+
   it('rejects a token without sub, or with an unusable sub', async () => {
     assertUnauthenticated(await call(base, 'GET', '/v1/api_keys', { token: await hs256({ ...good }) }));
     assertUnauthenticated(await call(base, 'GET', '/v1/api_keys', { token: await hs256({ sub: 'has space', ...good }) }));

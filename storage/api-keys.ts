@@ -95,19 +95,44 @@ export function keyMode(rawKey: string): 'live' | 'sandbox' | undefined {
   return undefined;
 }
 
+/** Active keys an account may hold at once (both modes): a leaked-credential blast radius, and a bounded list. */
+export const MAX_ACTIVE_KEYS = 25;
+/** Deactivated keys kept listed (newest first); older ones are dropped from the account's list. */
+export const MAX_INACTIVE_KEYS = 100;
+
+/** Every active key, and the newest MAX_INACTIVE_KEYS inactive ones (records are newest first). */
+function retained(records: ApiKeyRecord[]): ApiKeyRecord[] {
+  let inactive = 0;
+  return records.filter((r) => r.is_active || ++inactive <= MAX_INACTIVE_KEYS);
+}
+
+export class KeyLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`the account already holds ${limit} active API keys: delete one first`);
+  }
+}
+
 export class ApiKeyStore {
   /** Last touch per key id, so a burst between a touch and its commit writes once. */
   private readonly touchedAt = new Map<string, number>();
 
   constructor(private readonly db: Databases) {}
 
-  /** Issues a key; resolves once it is durable, so a returned key always works after a crash. */
+  /**
+   * Issues a key; resolves once it is durable, so a returned key always works after a crash.
+   * Throws KeyLimitReached when the account already holds MAX_ACTIVE_KEYS active keys (counted
+   * inside the transaction, so concurrent creations cannot pass the cap together).
+   */
   async create(clientId: string, options: { label: string | null; sandbox: boolean }): Promise<IssuedKey> {
     const issued = this.issue(clientId, options.label, options.sandbox);
-    await this.db.root.transaction(() => {
+    const created = await this.db.root.transaction(() => {
+      const active = (this.doc(clientId)?.records ?? []).filter((r) => r.is_active).length;
+      if (active >= MAX_ACTIVE_KEYS) return false;
       this.update(clientId, (records) => [issued.record, ...records]);
       this.indexActive(issued.record);
+      return true;
     });
+    if (!created) throw new KeyLimitReached(MAX_ACTIVE_KEYS);
     await this.db.root.flushed;
     return issued;
   }
@@ -198,7 +223,7 @@ export class ApiKeyStore {
 
   /** Read-modify-write of an account's keys; call inside a transaction. */
   private update(clientId: string, change: (records: ApiKeyRecord[]) => ApiKeyRecord[]): void {
-    const records = change(this.doc(clientId)?.records ?? []);
+    const records = retained(change(this.doc(clientId)?.records ?? []));
     this.db.apiKeys.put(clientId, { records } satisfies ClientKeys);
     writeKeyViews(this.db, clientId, records);
   }

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { apiKeyView, type ApiKeyRecord, type IssuedKey } from '../../storage/api-keys.ts';
+import { apiKeyView, KeyLimitReached, type ApiKeyRecord, type IssuedKey } from '../../storage/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
-import { IsoTimestamp } from '../schemas/common.ts';
+import { FreeText, IsoTimestamp } from '../schemas/common.ts';
 
 const ApiKeyRecordSchema = Type.Object(
   {
@@ -33,7 +33,7 @@ const IssuedKeySchema = Type.Object(
 
 const CreateApiKeyReq = Type.Object(
   {
-    label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+    label: Type.Optional(Type.Union([FreeText(100, 'no control characters or lone surrogates'), Type.Null()])),
     sandbox: Type.Optional(Type.Boolean({ description: 'ignored (forced true) when called with a sandbox key' })),
   },
   { $id: 'CreateApiKeyReq', additionalProperties: false },
@@ -96,7 +96,9 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
         const principal = principalOf(req);
         const body = req.body as Static<typeof CreateApiKeyReq>;
         const sandbox = principal.mode === 'sandbox' ? true : (body.sandbox ?? false);
-        const issued = await ctx.storage.apiKeys.create(principal.client_id, { label: body.label ?? null, sandbox });
+        const issued = await ctx.storage.apiKeys.create(principal.client_id, { label: body.label ?? null, sandbox }).catch((err: unknown) => {
+          throw err instanceof KeyLimitReached ? Errors.conflict('KEY_LIMIT_REACHED', err.message) : err;
+        });
         ctx.log.info({ client_id: principal.client_id, key_id: issued.record.id, is_sandbox: sandbox }, 'api key created');
         return { status: 201, body: issuedView(issued) };
       },

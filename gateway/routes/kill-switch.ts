@@ -2,11 +2,12 @@ import { Type, type Static } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import { KillSwitchSchema } from './health.ts';
+import { FreeText } from '../schemas/common.ts';
 
 const SetKillSwitchReq = Type.Object(
   {
     active: Type.Boolean({ description: 'true halts all new dispatch and cancels working orders' }),
-    reason: Type.Optional(Type.String({ maxLength: 500 })),
+    reason: Type.Optional(FreeText(500)),
   },
   { $id: 'SetKillSwitchReq', additionalProperties: false },
 );

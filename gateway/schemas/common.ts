@@ -19,3 +19,13 @@ export const ErrorBodySchema = Type.Object(
 );
 
 export const IsoTimestamp = Type.String({ format: 'date-time' });
+
+/**
+ * Free text a client stores and others read back (labels, reasons): any Unicode text but
+ * control characters (C0, DEL, C1) and lone surrogates, which break terminals, logs and strict
+ * JSON or UTF-8 readers downstream. ajv compiles patterns with the `u` flag, so `\p{Cs}` is a
+ * surrogate that is not half of a pair.
+ */
+export function FreeText(maxLength: number, description?: string) {
+  return Type.String({ maxLength, pattern: '^[^\\p{Cc}\\p{Cs}]*$', ...(description === undefined ? {} : { description }) });
+}

@@ -191,6 +191,31 @@ describe('API keys (real service)', () => {
     assert.equal(listed?.label, null);
   });
 
+  it('refuses a label with a control character or a lone surrogate, and keeps other Unicode', async () => {
+    const dora = await jwtFor('dora');
+    for (const label of ['\u0000\ud800', 'tab\there', 'bell\u0007', 'del\u007f', 'c1\u0085', 'lone\udc00', 'high\ud83d']) {
+      const res = await call(base, 'POST', '/v1/api_keys', { token: dora, body: { label } });
+      const err = assertError(res, 400, 'VALIDATION_ERROR');
+      assert.equal(err.details[0]?.field, 'label', JSON.stringify(err));
+    }
+    const fine = await create(dora, { label: 'trading bot 🚀 · données' });
+    assert.equal(fine.label, 'trading bot 🚀 · données');
+    assert.ok(!(await list(dora)).some((r) => /[\u0000-\u001f]/.test(r.label ?? '')), 'nothing refused was stored');
+  });
+
+  it('caps an account at 25 active keys (409 KEY_LIMIT_REACHED), concurrent creations included; a deleted key frees a place', async () => {
+    const carol = await jwtFor('carol');
+    await svc.service.storage.clients.put({ client_id: 'carol', tier: 'enterprise', rate_limit_qps: 2000, is_admin: false, created_at_ms: Date.now() });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call<IssuedKey>(base, 'POST', '/v1/api_keys', { token: carol, body: {} })));
+    assert.equal(answers.filter((a) => a.status === 201).length, 25);
+    for (const refused of answers.filter((a) => a.status !== 201)) assertError(refused, 409, 'KEY_LIMIT_REACHED');
+    const keys = await list(carol);
+    assert.equal(keys.filter((k) => k.is_active).length, 25);
+    assert.equal((await call(base, 'DELETE', `/v1/api_keys/${keys[0]!.id}`, { token: carol })).status, 200);
+    await create(carol);
+    assertError(await call(base, 'POST', '/v1/api_keys', { token: carol, body: {} }), 409, 'KEY_LIMIT_REACHED');
+  });
+
   it('lists a bare array of records without raw keys or hashes', async () => {
     const res = await call<KeyRecord[]>(base, 'GET', '/v1/api_keys', { token: alice });
     assert.equal(res.status, 200);

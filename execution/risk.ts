@@ -11,6 +11,12 @@ import { legLimit, legReservation, restingQty, type RestingLeg } from './legs.ts
 
 /** Admission after routing: [failure_class, reason] or undefined when the order may go. */
 export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, maxOrderNotionalUsd1e9: number): [string, string] | undefined {
+  // The request itself is capped, not only what the venues can take of it now: a market order
+  // for 2^53 units must not pass because the books and balances cut its plan down.
+  const requested = requestedNotional1e9(order);
+  if (requested > maxOrderNotionalUsd1e9) {
+    return ['risk_notional_cap', `requested notional ${requested} exceeds the per-order cap ${maxOrderNotionalUsd1e9} (USD 1e9)`];
+  }
   if (plan.planned_qty_1e8 === 0 && !canRest) {
     const reasons = plan.candidates.filter((c) => c.reason !== null).map((c) => `${c.venue}: ${c.reason}`);
     return ['no_route', reasons.length > 0 ? `no venue can take the order (${reasons.join('; ')})` : 'no liquidity within the order limits'];
@@ -24,6 +30,15 @@ export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, m
     return ['risk_notional_cap', `order notional ${notional} exceeds the per-order cap ${maxOrderNotionalUsd1e9} (USD 1e9)`];
   }
   return undefined;
+}
+
+/**
+ * The whole requested quantity at the order's own price bound: a limit order's limit, a market
+ * buy's `max_price_1e9`, otherwise the arrival mid (0 when there is none: nothing can route).
+ */
+function requestedNotional1e9(order: OrderRecord): number {
+  const bound = order.limit_price_1e9 ?? (order.side === 'buy' ? (order.constraints?.max_price_1e9 ?? null) : null) ?? order.arrival_mid_1e9 ?? 0;
+  return notionalUsd1e9(bound, order.qty_1e8);
 }
 
 /**

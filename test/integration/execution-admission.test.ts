@@ -475,4 +475,26 @@ describe('execution: idempotency and validation (real service)', () => {
     const done = await waitTerminal(key, small.body.node_order_id);
     assert.notEqual(done.failure_class, 'risk_notional_cap');
   });
+
+  it('caps the request, not the plan: 2^53-1 units of BTC on a small balance is rejected whole, nothing filled or reserved', async () => {
+    const key = await newClient();
+    await fund(key);
+    const before = await state(key);
+    // Balances (and books) would cut the plan below the cap; the request is about $8.4T.
+    for (const [id, body] of [
+      ['huge-market', market('huge-market', Number.MAX_SAFE_INTEGER)],
+      ['huge-sell', { ...market('huge-sell', Number.MAX_SAFE_INTEGER), side: 'sell' }],
+      ['huge-ioc', { ...market('huge-ioc', Number.MAX_SAFE_INTEGER), order_type: 'limit', time_in_force: 'ioc', limit_price_1e9: 1_000_000_000 }],
+    ] as const) {
+      const res = await submit(key, body);
+      assert.equal(res.status, 201, `${id}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.status, 'REJECTED', id);
+      assert.equal(res.body.failure_class, 'risk_notional_cap', id);
+      assert.match(String(res.body['failure_reason']), /requested notional/, id);
+      assert.deepEqual(res.body['children'], [], id);
+    }
+    const after = await state(key);
+    assert.deepEqual(after.positions, before.positions, 'positions untouched');
+    assert.equal(after.fills, 0);
+  });
 });

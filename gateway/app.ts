@@ -26,6 +26,7 @@ import { orderRoutes } from './routes/orders.ts';
 import { parentOrderRoutes } from './routes/parent-orders.ts';
 import { positionRoutes, riskReadout } from './routes/positions.ts';
 import { SseHub } from './http/sse.ts';
+import { Sessions } from './auth/sessions.ts';
 import type { MarketMemory } from './market/memory.ts';
 import { dataRoutes } from './routes/data.ts';
 import { historyRoutes } from './routes/history.ts';
@@ -61,6 +62,7 @@ export class Gateway {
   readonly orderEvents: OrderEvents;
   readonly streams: GatewayContext['streams'];
   private readonly stream: StreamServer;
+  private readonly sessions: Sessions;
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
 
@@ -68,13 +70,15 @@ export class Gateway {
     this.app = uws.App();
     const limiter = new RateLimiter();
     const tickets = new TicketStore();
-    this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest) });
+    const sessions = (this.sessions = new Sessions(tickets, (client, keyId) => deps.storage.apiKeys.get(client, keyId)?.is_active === true));
+    this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest), sessions });
     const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() });
     this.orderEvents = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.context = {
       storage: deps.storage,
       topology: deps.topology,
       tickets,
+      sessions,
       killSwitch: deps.killSwitch,
       log: deps.log,
       version: deps.version,
@@ -121,6 +125,7 @@ export class Gateway {
       limiter,
       log: deps.log,
       requestLog: createRequestLogger(deps.logLevel),
+      sessions,
     }));
     this.stream.attach(this.app);
     this.app.any('/*', pipeline.handle);
@@ -161,6 +166,7 @@ export class Gateway {
   async close(timeoutMs = 5_000): Promise<void> {
     this.stopListening();
     this.stream.closeAll();
+    this.sessions.close();
     await this.pipeline.drain(timeoutMs);
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from '../engine/actor.ts';
 import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
 import type { TicketStore } from './auth/tickets.ts';
+import type { Sessions } from './auth/sessions.ts';
 import type { KillSwitch } from '../execution/kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
@@ -14,6 +15,8 @@ export interface GatewayContext {
   readonly storage: Storage;
   readonly topology: Topology;
   readonly tickets: TicketStore;
+  /** Open WebSocket and SSE sessions by credential: revoking a key ends them. */
+  readonly sessions: Sessions;
   readonly killSwitch: KillSwitch;
   readonly log: Logger;
   readonly version: string;

@@ -90,23 +90,23 @@ export class Authenticator {
       const profile = this.storage.clients.get(ref.client_id);
       if (profile === undefined) throw Errors.unauthenticated('API key belongs to no client');
       this.storage.apiKeys.touch(ref, nowMs);
-      return { client_id: profile.client_id, mode, is_admin: profile.is_admin, via: 'api_key', key_id: ref.key_id, profile };
+      return { client_id: profile.client_id, mode, is_admin: profile.is_admin, via: 'api_key', key_id: ref.key_id, expires_at_ms: null, profile };
     }
     if (isJwtShaped(token) && (this.hmacKey !== undefined || this.jwks !== undefined)) {
       const cached = this.jwtCache.get(token);
-      if (cached !== undefined && cached.expiresAtMs > nowMs) return this.jwtPrincipal(cached.clientId);
+      if (cached !== undefined && cached.expiresAtMs > nowMs) return this.jwtPrincipal(cached.clientId, cached.expiresAtMs);
       return this.verifyJwt(token, nowMs);
     }
     if (this.operatorKeyHash !== '' && hexEquals(sha256Hex(token), this.operatorKeyHash)) {
       const profile = this.storage.clients.get(OPERATOR_CLIENT_ID)!;
-      return { client_id: OPERATOR_CLIENT_ID, mode: 'live', is_admin: true, via: 'operator', key_id: null, profile };
+      return { client_id: OPERATOR_CLIENT_ID, mode: 'live', is_admin: true, via: 'operator', key_id: null, expires_at_ms: null, profile };
     }
     throw Errors.unauthenticated('invalid credentials');
   }
 
-  private jwtPrincipal(clientId: string, profile = this.storage.clients.get(clientId)): Principal {
+  private jwtPrincipal(clientId: string, expiresAtMs: number, profile = this.storage.clients.get(clientId)): Principal {
     if (profile === undefined) throw Errors.unauthenticated('unknown client');
-    return { client_id: clientId, mode: 'live', is_admin: profile.is_admin, via: 'jwt', key_id: null, profile };
+    return { client_id: clientId, mode: 'live', is_admin: profile.is_admin, via: 'jwt', key_id: null, expires_at_ms: expiresAtMs, profile };
   }
 
   private async verifyJwt(token: string, nowMs: number): Promise<Principal> {
@@ -149,7 +149,7 @@ export class Authenticator {
     });
     if (this.jwtCache.size >= JWT_CACHE_MAX) this.jwtCache.clear();
     this.jwtCache.set(token, { clientId: sub, expiresAtMs: exp * 1000 });
-    return this.jwtPrincipal(sub, profile);
+    return this.jwtPrincipal(sub, exp * 1000, profile);
   }
 }
 

@@ -11,5 +11,7 @@ export interface Principal {
   readonly via: 'api_key' | 'operator' | 'jwt';
   /** The API key that authenticated the call, when one did. */
   readonly key_id: string | null;
+  /** When the credential stops being valid (a JWT's `exp`, ms); null for keys, which end when revoked. */
+  readonly expires_at_ms: number | null;
   readonly profile: ClientProfile;
 }

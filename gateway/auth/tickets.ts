@@ -25,12 +25,18 @@ export class TicketStore {
     return { ticket, expiresAtMs };
   }
 
-  /** Returns the principal and forgets the ticket; undefined when unknown, used or expired. */
+  /** Returns the principal and forgets the ticket; undefined when unknown, used or expired (or its JWT has). */
   redeem(ticket: string, nowMs: number): Principal | undefined {
     const entry = this.tickets.get(ticket);
     if (entry === undefined) return undefined;
     this.tickets.delete(ticket);
-    return entry.expiresAtMs > nowMs ? entry.principal : undefined;
+    const credentialExpiry = entry.principal.expires_at_ms ?? Infinity;
+    return entry.expiresAtMs > nowMs && credentialExpiry > nowMs ? entry.principal : undefined;
+  }
+
+  /** Voids every unredeemed ticket minted with API key `keyId` (deleted or rotated). */
+  revokeKey(keyId: string): void {
+    for (const [ticket, entry] of this.tickets) if (entry.principal.key_id === keyId) this.tickets.delete(ticket);
   }
 
   sweep(nowMs: number): void {

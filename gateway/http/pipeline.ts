@@ -3,6 +3,7 @@ import type { Logger } from '../../engine/actor.ts';
 import type { RequestLogLine } from '../../engine/log.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { Sessions } from '../auth/sessions.ts';
 import { ApiError, errorBody, Errors, ExecutionRefusal, fromRefusal } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
@@ -70,6 +71,8 @@ export interface PipelineDeps {
   limiter: RateLimiter;
   log: Logger;
   requestLog: (line: RequestLogLine) => void;
+  /** Long-lived sessions by credential: an SSE stream ends when its key is revoked or its JWT expires. */
+  sessions?: Sessions;
 }
 
 const METHOD_NAMES: Record<string, string> = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH' };
@@ -90,6 +93,8 @@ interface Exchange {
   readonly startedAt: number;
   aborted: boolean;
   clientId: string | null;
+  /** Who the request authenticated as, once known (an SSE stream registers its session under it). */
+  principal: Principal | null;
 }
 
 /**
@@ -126,6 +131,7 @@ export class HttpPipeline {
       startedAt: performance.now(),
       aborted: false,
       clientId: null,
+      principal: null,
     };
     res.onAborted(() => {
       exchange.aborted = true;
@@ -193,6 +199,7 @@ export class HttpPipeline {
     try {
       if (principal !== undefined) {
         exchange.clientId = principal.client_id;
+        exchange.principal = principal;
         this.admit(principal, route);
       }
       const compiled = this.compiled.get(route)!;
@@ -259,7 +266,12 @@ export class HttpPipeline {
         aborted: false,
       });
       this.inFlight--;
-      openSse(exchange.res, exchange.requestId, reply.sse, () => {});
+      // A stream lives on past this request: it ends when its credential does (auth/sessions.ts).
+      let forget = () => {};
+      const end = openSse(exchange.res, exchange.requestId, reply.sse, () => forget());
+      if (exchange.principal !== null && this.deps.sessions !== undefined) {
+        forget = this.deps.sessions.open(exchange.principal, (why) => end({ event: 'end', data: { code: why.code, reason: why.reason } }));
+      }
       return;
     }
     let body: string | Uint8Array | undefined;

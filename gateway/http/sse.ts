@@ -16,7 +16,7 @@ const MAX_BUFFERED_CHUNKS = 1_000;
  * validated. The response stays open until the client goes away; a comment line every 15 s
  * keeps proxies from closing it. Slow readers are cut off rather than buffered without bound.
  */
-export function openSse(res: HttpResponse, requestId: string, open: SseOpen, onClose: () => void): void {
+export function openSse(res: HttpResponse, requestId: string, open: SseOpen, onClose: () => void): (last: { event: string; data: unknown }) => void {
   let closed = false;
   let cleanup: () => void = () => {};
   const close = () => {
@@ -46,6 +46,13 @@ export function openSse(res: HttpResponse, requestId: string, open: SseOpen, onC
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   cleanup = open({ send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) });
+  // Ends the stream from the server's side with one last event (a revoked or expired credential).
+  return (last) => {
+    if (closed) return;
+    write(`event: ${last.event}\ndata: ${JSON.stringify(last.data)}\n\n`);
+    close();
+    res.cork(() => res.end());
+  };
 }
 
 /** Subscribers of a named stream, with an optional per-subscriber filter. */

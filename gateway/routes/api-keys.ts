@@ -123,7 +123,9 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
           throw Errors.conflict('KEY_IN_USE', 'the key used to authenticate this call cannot be deleted');
         }
         const updated = record.is_active ? await ctx.storage.apiKeys.deactivate(record) : record;
-        ctx.log.info({ client_id: principal.client_id, key_id: record.id }, 'api key deactivated');
+        // Durable first, then what the key had opened ends: its tickets, WebSockets and SSE streams.
+        const ended = ctx.sessions.revokeKey(record.id);
+        ctx.log.info({ client_id: principal.client_id, key_id: record.id, sessions_ended: ended }, 'api key deactivated');
         return { status: 200, body: apiKeyView(updated) };
       },
     },
@@ -146,7 +148,8 @@ export function apiKeyRoutes(ctx: GatewayContext): RouteSpec[] {
         if (!record.is_active) throw Errors.conflict('KEY_INACTIVE', `API key ${record.id} is not active`);
         const issued = await ctx.storage.apiKeys.rotate(record);
         if (issued === undefined) throw Errors.conflict('KEY_INACTIVE', `API key ${record.id} is not active`);
-        ctx.log.info({ client_id: principal.client_id, key_id: record.id, new_key_id: issued.record.id }, 'api key rotated');
+        const ended = ctx.sessions.revokeKey(record.id);
+        ctx.log.info({ client_id: principal.client_id, key_id: record.id, new_key_id: issued.record.id, sessions_ended: ended }, 'api key rotated');
         return { status: 201, body: issuedView(issued) };
       },
     },

@@ -2,6 +2,7 @@ import type { Logger } from '../../engine/actor.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TicketStore } from '../auth/tickets.ts';
+import type { Sessions } from '../auth/sessions.ts';
 import { ApiError, errorBody, Errors, type FieldError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
@@ -15,6 +16,8 @@ export interface StreamUser {
   connectionId: string;
   /** channel name -> its topic and interest counter index (-1: none) */
   subscriptions: Map<string, { topic: string; interest: number }>;
+  /** Unregisters the connection from the sessions of its credential. */
+  forget: () => void;
 }
 
 export interface StreamDeps {
@@ -24,6 +27,8 @@ export interface StreamDeps {
   log: Logger;
   /** Shared subscriber counters read by publishing actors (see actors/market/interest.ts). */
   interest?: Int32Array;
+  /** Open sessions by credential: a connection closes (4401) when its key is revoked or its JWT expires. */
+  sessions?: Sessions;
 }
 
 /** Slow consumers are cut off here rather than buffered without bound. */
@@ -61,10 +66,13 @@ export class StreamServer {
       upgrade: (res, req, context) => this.upgrade(res, req, context),
       open: (ws) => {
         this.sockets.add(ws);
+        const user = ws.getUserData();
+        if (this.deps.sessions !== undefined) user.forget = this.deps.sessions.open(user.principal, (why) => ws.end(why.code, why.reason));
       },
       message: (ws, message) => this.onMessage(ws, message),
       close: (ws) => {
         this.sockets.delete(ws);
+        ws.getUserData().forget();
         for (const sub of ws.getUserData().subscriptions.values()) this.release(sub.interest);
       },
     });
@@ -92,6 +100,7 @@ export class StreamServer {
         principal,
         connectionId: `conn_${(this.nextId++).toString(36)}`,
         subscriptions: new Map(),
+        forget: () => {},
       };
       res.cork(() => res.upgrade(user, secKey, protocol, extensions, context as never));
     };

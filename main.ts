@@ -22,8 +22,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       () => process.exit(0),
       (err: unknown) => {
         console.error('shutdown failed', err);
-        flushLogs();
-        process.exit(1);
+        void flushLogs().then(() => process.exit(1));
       },
     );
   });

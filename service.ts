@@ -133,7 +133,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       await topology.stop();
       await storage.close();
       log.info({}, 'stopped');
-      flushLogs();
+      await flushLogs();
     })());
   return { port, gateway, topology, storage, generatedOperatorKey, stop };
 }

@@ -84,10 +84,26 @@ export function createRequestLogger(level: string): (line: RequestLogLine) => vo
   };
 }
 
-export function flushLogs(): void {
-  try {
-    destination.flushSync();
-  } catch {
-    // Nothing was buffered, or stdout is gone: shutdown goes on either way.
-  }
+export function flushLogs(timeoutMs = 1_000): Promise<void> {
+  // Asynchronously and bounded: sonic-boom's flushSync retries every failed write forever, not
+  // only EAGAIN, so with stdout gone (a parent that died, a closed pipe) a synchronous flush
+  // never returns and shutdown hangs. The async flush reports EPIPE, on which pino makes the
+  // destination a no-op; if it neither finishes nor fails in time, the synchronous flush that
+  // pino runs at process exit is disarmed for the same reason.
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      destination.flushSync = () => {};
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      destination.flush(done);
+    } catch {
+      done(); // destroyed, or not open yet: nothing to flush
+    }
+  });
 }

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < 1000 && endpoint.poll(BATCH) > 0; i++) await null;
   endpoint.stopActors();
   endpoint.failAllPending('worker stopping');
-  flushLogs();
+  await flushLogs();
   port.postMessage({ kind: 'stopped' } satisfies WorkerReport);
   port.close();
 }

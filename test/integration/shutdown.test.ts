@@ -3,16 +3,16 @@
  * SIGINT exit 0, WebSockets are told 1001, and the data survives a restart.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
 import { waitForWake } from '../helpers/stream-client.ts';
-import { startProcess } from '../helpers/process.ts';
+import { REPO_ROOT, startProcess } from '../helpers/process.ts';
 
 
 
@@ -20,6 +20,45 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 
 /** Resolves with the exit code, or fails after `timeoutMs`. */
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
+
+function childrenOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((p) => p !== '');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of the `node ... main.ts` child of `shellPid` once it has listened (its LMDB exists). */
+async function serviceChildOf(shellPid: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const child of childrenOf(shellPid)) {
+      const cmd = readFileSync(`/proc/${child}/cmdline`, 'utf8');
+      if (cmd.includes('main.ts')) {
+        // The start-up is over once one of its sockets is a listening one (state 0A in /proc/net/tcp).
+        const sockets = new Set(readdirSync(`/proc/${child}/fd`).map((fd) => /socket:\[(\d+)\]/.exec(readlinkOr(`/proc/${child}/fd/${fd}`))?.[1]).filter((i) => i !== undefined));
+        const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A').map((f) => f[9] ?? '');
+        if (listening.some((inode) => sockets.has(inode))) return Number(child);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the service did not start');
+}
+
 function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve, reject) => {
@@ -105,6 +144,41 @@ describe('graceful shutdown of main.ts', () => {
 
     assert.ok(second.child.kill('SIGINT'));
     assert.equal(await exitOf(second.child, 15_000), 0, second.output());
+  });
+
+  it('stops within seconds of SIGTERM when the reader of its stdout is gone (a parent that died), twice', async () => {
+    // As run under `node main.ts | reader` when the reader dies while the service is idle: the
+    // service's next log write meets EPIPE. The shutdown's synchronous log flush used to
+    // retry that write forever (sonic-boom's flushSync sleeps and retries on every error).
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const dir = mkdtempSync(join(tmpdir(), 'seq-epipe-'));
+      const shell = spawn('sh', ['-c', 'node --import tsx main.ts 2>/dev/null | cat >/dev/null; sleep 30'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, OPERATOR_KEY: TEST_OPERATOR_KEY, LOG_LEVEL: 'info', WORKERS: '1' },
+        stdio: 'ignore',
+        detached: true,
+      });
+      try {
+        const pid = await serviceChildOf(shell.pid!, 30_000);
+        // The reader goes away once the service is idle: nothing tells the service until it writes.
+        await new Promise((r) => setTimeout(r, 500));
+        for (const reader of childrenOf(shell.pid!)) if (readFileSync(`/proc/${reader}/cmdline`, 'utf8').startsWith('cat')) process.kill(Number(reader), 'SIGKILL');
+        await new Promise((r) => setTimeout(r, 1_000));
+        const started = Date.now();
+        process.kill(pid, 'SIGTERM');
+        while (alive(pid) && Date.now() - started < 8_000) await new Promise((r) => setTimeout(r, 50));
+        const tookMs = Date.now() - started;
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+        assert.ok(tookMs < 5_000, `attempt ${attempt}: stopped after ${tookMs} ms`);
+      } finally {
+        try {
+          process.kill(-shell.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('exits 0 on SIGINT right after start-up', async () => {

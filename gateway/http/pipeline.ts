@@ -161,6 +161,10 @@ export class HttpPipeline {
       this.fail(exchange, err);
       return;
     }
+    // A token being verified may be refused before the body has arrived, and its handlers are
+    // attached only then: marked handled now, or Node treats the refusal as an unhandled
+    // rejection and stops the process (one request with `Bearer a.b.c` and a body did).
+    if (principal instanceof Promise) principal.catch(() => undefined);
     if (!needsBody) {
       this.proceed(exchange, route, match.params, rawQuery, principal, undefined, idempotencyKey);
       return;

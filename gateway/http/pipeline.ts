@@ -30,6 +30,21 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
  * we refuse: a value with a character outside visible ASCII, or a header that is present but
  * empty (which `getHeader` cannot tell from an absent one; `forEach` can).
  */
+/**
+ * Two `Content-Length` headers that disagree make the framing ambiguous (the request-smuggling
+ * shape): RFC 9112 section 6.3 says answer 400 and close. uWS reads the first and passes the
+ * request on, so the gateway refuses it. Only a request that has the header pays for the walk.
+ */
+function conflictingContentLength(req: HttpRequest): boolean {
+  const first = req.getHeader('content-length');
+  if (first === '') return false;
+  let conflict = false;
+  req.forEach((key, value) => {
+    if (key === 'content-length' && value !== first) conflict = true;
+  });
+  return conflict;
+}
+
 function headerPresent(req: HttpRequest, name: string): boolean {
   let present = false;
   req.forEach((key) => {
@@ -95,6 +110,8 @@ interface Exchange {
   clientId: string | null;
   /** Who the request authenticated as, once known (an SSE stream registers its session under it). */
   principal: Principal | null;
+  /** The connection cannot be trusted past this answer (ambiguous framing): closed after it. */
+  closeAfter: boolean;
 }
 
 /**
@@ -132,11 +149,17 @@ export class HttpPipeline {
       aborted: false,
       clientId: null,
       principal: null,
+      closeAfter: false,
     };
     res.onAborted(() => {
       exchange.aborted = true;
     });
     this.inFlight++;
+    if (conflictingContentLength(req)) {
+      exchange.closeAfter = true;
+      this.fail(exchange, Errors.validation([{ field: 'Content-Length', message: 'conflicting Content-Length headers: the request framing is ambiguous' }]));
+      return;
+    }
     if (this.draining) {
       this.fail(exchange, Errors.unavailable('SHUTTING_DOWN', 'the service is shutting down'));
       return;
@@ -345,7 +368,7 @@ export class HttpPipeline {
       res.writeHeader('x-request-id', exchange.requestId);
       if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
       // An oversize body is not drained, and a draining server lets connections go.
-      res.end(body, status === 413 || this.draining);
+      res.end(body, status === 413 || this.draining || exchange.closeAfter);
     });
   }
 

@@ -325,8 +325,10 @@ export class ExecutionService {
     const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9);
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
-      await this.booking.persist(order, reply);
+      // The idempotency key goes in the same durable write as the order its 201 answers with:
+      // written after it, a crash in between let a retry place the order again.
       this.orders.putClientOrderId(order);
+      await this.booking.persist(order, reply);
       this.booking.emitOrder(order);
       return;
     }
@@ -336,8 +338,8 @@ export class ExecutionService {
     order.lot_remainder_1e8 = lotRemainder(order, views, plan);
     if (order.children.every((c) => c.status === 'rejected')) {
       finish(order, 'REJECTED', 'insufficient_balance', unreservedReason(order, plan));
-      await this.booking.persist(order, reply);
       this.orders.putClientOrderId(order);
+      await this.booking.persist(order, reply);
       this.booking.emitOrder(order);
       return;
     }

@@ -14,12 +14,24 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, TEST_OPERATOR_KEY } from '../helpers/service.ts';
 import { startProcess as startMain } from '../helpers/process.ts';
+import {
+  allFills as fillsOf,
+  allOrders as ordersOf,
+  assertLedgerMatchesFills as ledgerMatches,
+  assertOrdersMatchFills,
+  exitOf,
+  positions as positionsOf,
+  qtyOf,
+  TERMINAL,
+  type Fill,
+  type Order,
+  type Position,
+} from '../helpers/recovery.ts';
 
 const op = TEST_OPERATOR_KEY;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SYMBOL = 'BTC-USDT';
 const FUNDED = ['binance', 'okx', 'bybit'];
-const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
 /** SIM_ACCOUNT_USD of the spawned process. */
 const SIM_ACCOUNT_USD = 100_000;
 /** What this file's service runs with besides the defaults of startProcess. */
@@ -30,46 +42,8 @@ const BURST = 2_000;
 /** Concurrent senders of the burst. */
 const SENDERS = 25;
 
-interface Fill {
-  id: number;
-  fill_id: string;
-  node_order_id: string;
-  venue: string;
-  qty_1e8: number;
-  price_1e9: number;
-  fee_1e9: number;
-}
-interface Order {
-  node_order_id: string;
-  client_order_id: string;
-  status: string;
-  qty_1e8: number;
-  filled_qty_1e8: number;
-  reconciliation_state: string;
-  execution_type: string;
-  graph_id: string;
-  failure_class: string | null;
-  children: { status: string }[];
-}
-interface Position {
-  venue: string;
-  instrument: { symbol?: string; code?: string };
-  qty_1e8: number;
-  locked_qty_1e8: number;
-}
-
-
-/** Resolves once the process is gone; bounded. */
-function exitOf(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`process did not exit within ${timeoutMs} ms`)), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
+const waitReady = (base: string) =>
+  until('ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000, 50);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -81,77 +55,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-const waitReady = (base: string) =>
-  until('ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000, 50);
-
-const buyDebit = (f: Fill) => (BigInt(f.price_1e9) * BigInt(f.qty_1e8) + 999_999_999n) / 1_000_000_000n + (BigInt(f.fee_1e9) + 9n) / 10n;
-
-async function allOrders(base: string): Promise<Order[]> {
-  const out: Order[] = [];
-  let after: string | null = null;
-  do {
-    const res: { status: number; body: { orders: Order[]; next_cursor: string | null } } = await call(
-      base, 'GET', `/v1/orders?limit=1000${after === null ? '' : `&after=${after}`}`, { token: op },
-    );
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    out.push(...res.body.orders);
-    after = res.body.next_cursor;
-  } while (after !== null);
-  return out;
-}
-
-async function allFills(base: string): Promise<Fill[]> {
-  const out: Fill[] = [];
-  let after: string | null = null;
-  do {
-    const res: { status: number; body: { fills: Fill[]; next_cursor: string | null } } = await call(
-      base, 'GET', `/v1/fills?limit=1000${after === null ? '' : `&after=${after}`}`, { token: op },
-    );
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    out.push(...res.body.fills);
-    after = res.body.next_cursor;
-  } while (after !== null);
-  return out;
-}
-
-async function positions(base: string): Promise<Position[]> {
-  const res = await call<{ positions: Position[] }>(base, 'GET', '/v1/positions?include_closed=true', { token: op });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.positions;
-}
-
-function qtyOf(rows: Position[], venue: string, asset: string): bigint | undefined {
-  const row = rows.find((p) => p.venue === venue && (p.instrument.symbol ?? p.instrument.code) === asset);
-  return row === undefined ? undefined : BigInt(row.qty_1e8);
-}
-
-/** Positions are exactly the seeds plus the fills, with nothing reserved. */
-function assertLedgerMatchesFills(rows: Position[], fills: Fill[], when: string): void {
-  for (const venue of FUNDED) {
-    const mine = fills.filter((f) => f.venue === venue);
-    const bought = mine.reduce((s, f) => s + BigInt(f.qty_1e8), 0n);
-    const spent = mine.reduce((s, f) => s + buyDebit(f), 0n);
-    assert.equal(qtyOf(rows, venue, 'BTC'), SEED_BTC_1E8 + bought, `${when}: ${venue} BTC = 1 BTC seed + ${mine.length} fills`);
-    assert.equal(qtyOf(rows, venue, 'USDT'), CASH_1E8 - spent, `${when}: ${venue} USDT = seed - cost - fees of ${mine.length} fills`);
-    assert.equal(qtyOf(rows, venue, 'USDC'), CASH_1E8, `${when}: ${venue} USDC untouched`);
-  }
-  for (const row of rows) assert.equal(row.locked_qty_1e8, 0, `${when}: nothing stays reserved: ${JSON.stringify(row)}`);
-}
-
-/** Every fill once, every order terminal, each order's filled = its fills. */
-function assertOrdersMatchFills(orders: Order[], fills: Fill[], when: string): void {
-  assert.equal(new Set(fills.map((f) => f.id)).size, fills.length, `${when}: fill ids unique`);
-  assert.equal(new Set(fills.map((f) => f.fill_id)).size, fills.length, `${when}: fill_ids unique`);
-  const ids = new Set(orders.map((o) => o.node_order_id));
-  for (const f of fills) assert.ok(ids.has(f.node_order_id), `${when}: fill ${f.fill_id} belongs to a stored order`);
-  const filled = new Map<string, number>();
-  for (const f of fills) filled.set(f.node_order_id, (filled.get(f.node_order_id) ?? 0) + f.qty_1e8);
-  for (const o of orders) {
-    const parked = o.status === 'WAITING' && o.execution_type === 'armed';
-    assert.ok(TERMINAL.has(o.status) || parked, `${when}: ${o.node_order_id} is terminal (or armed), not ${o.status}`);
-    assert.equal(filled.get(o.node_order_id) ?? 0, o.filled_qty_1e8, `${when}: ${o.node_order_id} filled = sum of its fills`);
-  }
-}
+const SEEDS = { venues: FUNDED, cash_1e8: CASH_1E8, btc_1e8: SEED_BTC_1E8 };
+const allOrders = (base: string) => ordersOf(base, op);
+const allFills = (base: string) => fillsOf(base, op);
+const positions = (base: string) => positionsOf(base, op);
+const assertLedgerMatchesFills = (rows: Position[], fills: Fill[], when: string) => ledgerMatches(rows, fills, SEEDS, when);
 
 describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => {
   let dataDir: string;

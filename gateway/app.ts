@@ -9,6 +9,7 @@ import type { RouteSpec } from './http/route.ts';
 import { HttpPipeline } from './http/pipeline.ts';
 import { Router } from './http/router.ts';
 import { buildOpenApi } from './openapi.ts';
+import { OpenApiDocumentSchema } from './schemas/meta.ts';
 import { RateLimiter } from './rate-limit/limiter.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -112,7 +113,7 @@ export class Gateway {
       summary: 'This OpenAPI 3.1 document',
       tags: ['meta'],
       auth: 'public',
-      responses: { 200: { description: 'OpenAPI 3.1 document' } },
+      responses: { 200: { description: 'OpenAPI 3.1 document', schema: OpenApiDocumentSchema } },
       handler: () => ({ status: 200, body: openApi }),
     };
     routes.push(openApiRoute);

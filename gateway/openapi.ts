@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import type { RouteSpec } from './http/route.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
+import { mediaOf } from './schemas/media.ts';
 
 export const API_TITLE = 'Sequence-style Markets API';
 export const API_VERSION = '1.0.0';
@@ -12,6 +13,13 @@ const STANDARD_ERRORS: Record<string, string> = {
   '401': 'Missing or invalid credentials',
   '429': 'Rate limit exceeded',
   '500': 'Internal error',
+};
+
+/** What a 101 answers a WebSocket upgrade with (RFC 6455, section 4.2.2). */
+const WEBSOCKET_UPGRADE_HEADERS: Record<string, Json> = {
+  Upgrade: { required: true, schema: { type: 'string', const: 'websocket' } },
+  Connection: { required: true, schema: { type: 'string', const: 'Upgrade' } },
+  'Sec-WebSocket-Accept': { required: true, description: 'base64 SHA-1 of the Sec-WebSocket-Key sent and the RFC 6455 GUID', schema: { type: 'string' } },
 };
 
 /**
@@ -32,10 +40,25 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     ];
     const responses: Record<string, Json> = {};
     for (const [status, spec] of Object.entries(route.responses)) {
-      responses[status] = {
-        description: spec.description,
-        ...(spec.schema ? { content: { 'application/json': { schema: toSchema(spec.schema) } } } : {}),
-      };
+      if (spec.schema === undefined) {
+        // Every error answer is the envelope (errors.ts), whether or not the route names a schema.
+        responses[status] = { description: spec.description, ...(Number(status) >= 400 ? { content: { 'application/json': { schema: errorRef } } } : {}) };
+        continue;
+      }
+      const media = mediaOf(spec.schema);
+      if (media.kind === 'websocket') {
+        // OpenAPI has no WebSocket: the upgrade is the 101 with its headers; the messages after
+        // it are in the `x-websocket` extension, and the upgrade's query is documented as parameters.
+        responses[status] = {
+          description: spec.description,
+          headers: WEBSOCKET_UPGRADE_HEADERS,
+          'x-websocket': { client: toSchema(media.client), server: toSchema(media.server) },
+        };
+        parameters.push(...objectParameters(media.query, 'query', toSchema));
+      } else {
+        const mediaType = media.kind === 'event-stream' ? 'text/event-stream' : 'application/json';
+        responses[status] = { description: spec.description, content: { [mediaType]: { schema: toSchema(spec.schema) } } };
+      }
     }
     const errors = { ...STANDARD_ERRORS };
     if (route.auth === 'public') {

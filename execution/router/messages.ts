@@ -1,6 +1,6 @@
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import type { Mode, OrderRecord } from '../../domain/orders.ts';
-import type { PositionFilters, PositionsView } from '../ledger/ledger.ts';
+import type { Instrument, PositionFilters, PositionsView } from '../ledger/ledger.ts';
 import { topic } from '../../engine/topic.ts';
 import type { ResultCode } from '../result-codes.ts';
 import type { RoutingPlan } from '../sor/sor-types.ts';
@@ -55,7 +55,7 @@ export interface PreviewAnswer {
 
 /** The ledger's part of the risk read-out; the gateway adds the kill switch, limits and working orders. */
 export interface RiskAnswer {
-  reserved: { venue: string; instrument: unknown; locked_qty_1e8: number }[];
+  reserved: { venue: string; instrument: Instrument; locked_qty_1e8: number }[];
   nav_usd_1e9: number;
   cash_usd_1e9: number;
   gross_exposure_usd_1e9: number;

@@ -8,6 +8,7 @@ import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { tapeKey } from '../market/tape-writer.ts';
 import { edgeStatuses } from './market.ts';
+import { DataHealthSchema, DataStatsSchema, FeedHealthSchema, type DataHealth, type DataStats, type FeedHealth } from '../schemas/data.ts';
 
 const FundingRate = Type.Object({
   venue: Type.String(),
@@ -143,7 +144,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Per-symbol freshness, ring utilisation, venue health, tape',
       tags: ['health'],
       auth: 'bearer',
-      responses: { 200: { description: 'Feed health' } },
+      responses: { 200: { description: 'Feed health', schema: FeedHealthSchema } },
       handler: async () => {
         const [statuses, workers] = await Promise.all([edgeStatuses(ctx), ctx.topology.stats()]);
         // After the awaits: books and edges read below may have ticked while we waited.
@@ -174,7 +175,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
             venues: statuses.map((s) => ({ edge_id: s.edge_id, connected: s.connected, last_seen_age_ms: s.last_seen_ms === 0 ? null : Math.max(0, now - s.last_seen_ms), symbol_count: s.symbol_count })),
             tape: ctx.storage.tape.stats(),
             reconciliation: { state: 'not_applicable', note: 'no venue accounts in the market-data service yet' },
-          },
+          } satisfies FeedHealth,
         };
       },
     },
@@ -185,7 +186,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Data engine health: tape writes, retention, lag',
       tags: ['data'],
       auth: 'bearer',
-      responses: { 200: { description: 'Tape health' } },
+      responses: { 200: { description: 'Tape health', schema: DataHealthSchema } },
       handler: () => {
         const stats = ctx.storage.tape.stats();
         const now = Date.now();
@@ -196,7 +197,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
             ...stats,
             last_write_age_ms: stats.last_write_ms === 0 ? null : now - stats.last_write_ms,
             retention_ms: ctx.storage.tape.retentionMs,
-          },
+          } satisfies DataHealth,
         };
       },
     },
@@ -207,11 +208,11 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Trades per symbol over the last hour and the tape totals',
       tags: ['data'],
       auth: 'bearer',
-      responses: { 200: { description: 'Statistics' } },
+      responses: { 200: { description: 'Statistics', schema: DataStatsSchema } },
       handler: () => {
         const now = Date.now();
         const keys = books().map((b) => tapeKey(b.symbol, b.instrument_type));
-        return { status: 200, body: { window_ms: 3_600_000, trades_last_hour: ctx.storage.tape.counts(keys, now - 3_600_000, now + 1), tape: ctx.storage.tape.stats() } };
+        return { status: 200, body: { window_ms: 3_600_000, trades_last_hour: ctx.storage.tape.counts(keys, now - 3_600_000, now + 1), tape: ctx.storage.tape.stats() } satisfies DataStats };
       },
     },
   ];

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Errors } from '../errors.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteSpec } from '../http/route.ts';
+import { KillSwitchSchema } from '../schemas/risk.ts';
 
 const WorkerStatusSchema = Type.Object({
   thread: Type.Integer(),
@@ -9,16 +10,6 @@ const WorkerStatusSchema = Type.Object({
   restarts: Type.Integer({ minimum: 0 }),
   thread_id: Type.Union([Type.Integer(), Type.Null()]),
 });
-
-const KillSwitchSchema = Type.Object(
-  {
-    active: Type.Boolean(),
-    reason: Type.Union([Type.String(), Type.Null()]),
-    updated_at_ms: Type.Union([Type.Integer(), Type.Null()]),
-    updated_by: Type.Union([Type.String(), Type.Null()]),
-  },
-  { $id: 'KillSwitchState' },
-);
 
 const HealthSchema = Type.Object(
   {
@@ -124,5 +115,3 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
     },
   ];
 }
-
-export { KillSwitchSchema };

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
-import { KillSwitchSchema } from './health.ts';
+import { KillSwitchSchema } from '../schemas/risk.ts';
 import { FreeText } from '../schemas/common.ts';
 
 const SetKillSwitchReq = Type.Object(

@@ -6,32 +6,10 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import type { OrderRequest } from '../../execution/service.ts';
+import { CancelOrderRespSchema, FillsPageSchema, ListOrdersRespSchema, OrderConstraintsSchema, OrderRestSchema, type CancelOrderResp, type FillsPage } from '../schemas/orders.ts';
+import { OrderPreviewSchema } from '../schemas/routing.ts';
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
-
-const Constraints = Type.Object(
-  {
-    horizon_ms: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-        description: 'Execution horizon: above 0, the order (not FOK or GTC) is routed in slices until filled or the horizon passes',
-      }),
-    ),
-    max_price_1e9: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "Highest price a market buy's legs may take" }),
-    ),
-    participation_limit_bps: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
-        description: 'Most of each displayed level one sweep may take, in bps (500 = 5 %)',
-      }),
-    ),
-    urgency: Type.Optional(
-      Type.Union([Type.String({ enum: ['low', 'medium', 'high'] }), Type.Null()], {
-        description: 'Time between slices of a sliced order: 2 s, 500 ms (default), 100 ms',
-      }),
-    ),
-  },
-  { $id: 'OrderConstraintsRest', additionalProperties: false },
-);
 
 const orderRequestFields = {
     symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -44,7 +22,7 @@ const orderRequestFields = {
     limit_price_1e9: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 })),
     time_in_force: Type.Optional(Type.String({ enum: ['ioc', 'gtc', 'fok'], description: 'market defaults to ioc, limit to gtc (what does not cross rests on the venues)' })),
     venue: Type.Optional(Type.String({ enum: [...VENUES], description: 'forces single-venue execution' })),
-    constraints: Type.Optional(Type.Union([Constraints, Type.Null()])),
+    constraints: Type.Optional(Type.Union([OrderConstraintsSchema, Type.Null()])),
     start_armed: Type.Optional(Type.Boolean({ description: 'park as an armed graph until POST /v1/execution_graphs/{graph_id}/activate' })),
 };
 
@@ -52,28 +30,6 @@ export const OrderRequestSchema = Type.Object({ client_order_id: Id, ...orderReq
 
 /** A preview places nothing, so it needs no idempotency key: `client_order_id` is accepted and ignored. */
 const OrderPreviewRequestSchema = Type.Object({ client_order_id: Type.Optional(Id), ...orderRequestFields }, { $id: 'OrderPreviewRequest', additionalProperties: false });
-
-const OrderRest = Type.Object(
-  {
-    node_order_id: Type.String(),
-    client_id: Type.String(),
-    client_order_id: Type.String(),
-    side: Type.String(),
-    symbol: Type.String(),
-    qty_1e8: Type.Integer(),
-    filled_qty_1e8: Type.Integer(),
-    status: Type.String({ enum: [...ORDER_STATUSES] }),
-    execution_type: Type.String({ enum: ['graph', 'armed', 'adopted'] }),
-    venue_state: Type.String(),
-    reconciliation_state: Type.String(),
-    created_unix_ns: Type.Integer({ minimum: 0 }),
-    updated_unix_ns: Type.Integer({ minimum: 0 }),
-    routing_version: Type.Integer({ minimum: 1, maximum: 3 }),
-    tca: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-    fills: Type.Union([Type.Array(Type.Object({}, { additionalProperties: true })), Type.Null()]),
-  },
-  { $id: 'OrderRest', additionalProperties: true },
-);
 
 const ListQuery = Type.Object({
   symbol: Type.Optional(Type.String({ maxLength: 200 })),
@@ -127,8 +83,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       body: OrderRequestSchema,
       responses: {
-        201: { description: 'The accepted (or rejected) order', schema: OrderRest },
-        200: { description: 'The original order of a repeated request', schema: OrderRest },
+        201: { description: 'The accepted (or rejected) order', schema: OrderRestSchema },
+        200: { description: 'The original order of a repeated request', schema: OrderRestSchema },
         409: { description: 'client_order_id reused with a different request (IDEMPOTENCY_CONFLICT)' },
         503: { description: 'Kill switch active (DISPATCH_HALTED)' },
       },
@@ -152,7 +108,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       body: OrderPreviewRequestSchema,
-      responses: { 200: { description: 'The routing plan and landed cost' } },
+      responses: { 200: { description: 'The routing plan and landed cost', schema: OrderPreviewSchema } },
       handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), req.body as OrderRequest) }),
     },
     {
@@ -163,7 +119,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       query: ListQuery,
-      responses: { 200: { description: 'ListOrdersResp' } },
+      responses: { 200: { description: 'A page of orders, newest first, with counts by status', schema: ListOrdersRespSchema } },
       handler: async (req) => {
         const p = principalOf(req);
         const q = req.query as Static<typeof ListQuery>;
@@ -224,7 +180,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       params: Type.Object({ node_order_id: Type.String({ minLength: 1, maxLength: 200 }) }),
       query: Type.Object({ expand: Type.Optional(Type.String({ maxLength: 100 })) }),
-      responses: { 200: { description: 'Order', schema: OrderRest }, 404: { description: 'Unknown order' } },
+      responses: { 200: { description: 'Order', schema: OrderRestSchema }, 404: { description: 'Unknown order' } },
       handler: (req) => {
         const p = principalOf(req);
         const order = store().getOrder(p.client_id, p.mode, req.params['node_order_id']!);
@@ -241,10 +197,10 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       params: Type.Object({ node_order_id: Type.String({ minLength: 1, maxLength: 200 }) }),
-      responses: { 200: { description: '{node_order_id, status}' }, 404: { description: 'Unknown order' } },
+      responses: { 200: { description: 'The order id and its status after the cancel', schema: CancelOrderRespSchema }, 404: { description: 'Unknown order' } },
       handler: async (req) => {
         const order = await execution().cancel(principalOf(req), req.params['node_order_id']!);
-        return { status: 200, body: { node_order_id: order.node_order_id, status: order.status } };
+        return { status: 200, body: { node_order_id: order.node_order_id, status: order.status } satisfies CancelOrderResp };
       },
     },
     {
@@ -255,7 +211,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       query: FillsQuery,
-      responses: { 200: { description: '{fills, total, limit, has_more, next_cursor}' } },
+      responses: { 200: { description: 'A page of fills, newest first', schema: FillsPageSchema } },
       handler: (req) => {
         const p = principalOf(req);
         const q = req.query as Static<typeof FillsQuery>;
@@ -275,14 +231,14 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           const more = limit > 0 && rest.length > limit;
           return {
             status: 200,
-            body: { fills, total: all.length, limit, has_more: more, next_cursor: more ? encodeCursor(fills[fills.length - 1]!.id) : null },
+            body: { fills, total: all.length, limit, has_more: more, next_cursor: more ? encodeCursor(fills[fills.length - 1]!.id) : null } satisfies FillsPage,
           };
         }
         const page = store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter });
         const total = q.symbol === undefined ? store().countFills(p.client_id, p.mode) : store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
         return {
           status: 200,
-          body: { fills: page.fills, total, limit, has_more: page.last !== null, next_cursor: page.last === null ? null : encodeCursor(page.last) },
+          body: { fills: page.fills, total, limit, has_more: page.last !== null, next_cursor: page.last === null ? null : encodeCursor(page.last) } satisfies FillsPage,
         };
       },
     },
@@ -294,7 +250,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       params: Type.Object({ graph_id: Type.String({ minLength: 1, maxLength: 200 }) }),
-      responses: { 200: { description: 'The activated order', schema: OrderRest }, 404: { description: 'Unknown graph' }, 409: { description: 'Not armed' } },
+      responses: { 200: { description: 'The activated order', schema: OrderRestSchema }, 404: { description: 'Unknown graph' }, 409: { description: 'Not armed' } },
       handler: async (req) => ({ status: 200, body: orderView(await execution().activate(principalOf(req), req.params['graph_id']!)) }),
     },
   ];

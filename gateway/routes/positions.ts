@@ -4,6 +4,9 @@ import type { GatewayContext } from '../context.ts';
 import { privateInterestIndex, type PrivateChannel } from '../../actors/market/interest.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
+import { PositionsRespSchema, PositionsSyncRespSchema, type PositionsSyncResp } from '../schemas/positions.ts';
+import { RiskReadoutSchema, type RiskReadout } from '../schemas/risk.ts';
+import { RiskStreamEventSchema, TcaStreamEventSchema } from '../schemas/streams.ts';
 
 const PositionsQuery = Type.Object({
   venues: Type.Optional(Type.String({ description: 'comma list; default all' })),
@@ -23,7 +26,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       tags: ['positions'],
       auth: 'bearer',
       query: PositionsQuery,
-      responses: { 200: { description: '{positions, totals, as_of_ns}' } },
+      responses: { 200: { description: 'Positions with their marks, and totals over the returned rows', schema: PositionsRespSchema } },
       handler: async (req) => {
         const p = principalOf(req);
         const q = req.query as Static<typeof PositionsQuery>;
@@ -46,13 +49,13 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Refresh cost basis from venue trade history (background)',
       tags: ['positions'],
       auth: 'bearer',
-      responses: { 200: { description: '{synced, message}' } },
+      responses: { 200: { description: 'Whether the cost basis is current', schema: PositionsSyncRespSchema } },
       handler: () => ({
         status: 200,
         body: {
           synced: true,
           message: 'the simulated venues report no trade history beyond the fills this service recorded; cost basis is already current',
-        },
+        } satisfies PositionsSyncResp,
       }),
     },
     {
@@ -62,7 +65,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Server-sent events: `risk` with the risk read-out on every change (orders finishing, kill switch)',
       tags: ['risk'],
       auth: 'bearer',
-      responses: { 200: { description: 'text/event-stream' } },
+      responses: { 200: { description: 'A stream of `risk` events: the read-out at once, then on every change', schema: RiskStreamEventSchema } },
       handler: (req) => {
         const p = principalOf(req);
         return {
@@ -87,7 +90,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       tags: ['orders'],
       auth: 'bearer',
       query: Type.Object({ node_order_id: Type.Optional(Type.String({ maxLength: 200 })) }),
-      responses: { 200: { description: 'text/event-stream' } },
+      responses: { 200: { description: 'A stream of `tca_report` events, one per completed order', schema: TcaStreamEventSchema } },
       handler: (req) => {
         const p = principalOf(req);
         const only = req.query['node_order_id'] as string | undefined;
@@ -105,7 +108,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
       summary: 'Informational risk read-out: kill switch, limits, reservations, working orders, exposure',
       tags: ['risk'],
       auth: 'bearer',
-      responses: { 200: { description: 'Risk state' } },
+      responses: { 200: { description: 'Risk state', schema: RiskReadoutSchema } },
       handler: async (req) => {
         const p = principalOf(req);
         return { status: 200, body: await riskReadout(ctx, p.client_id, p.mode) };
@@ -115,7 +118,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
 }
 
 /** The risk read-out of a client in a mode: `GET /v1/risk` and the `risk` stream events. */
-export async function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Promise<Record<string, unknown>> {
+export async function riskReadout(ctx: GatewayContext, client: string, mode: 'live' | 'sandbox'): Promise<RiskReadout> {
   const ledger = await ctx.execution.risk({ client_id: client, mode });
   return {
     kill_switch: ctx.killSwitch.state,

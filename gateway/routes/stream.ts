@@ -3,7 +3,8 @@ import type { GatewayContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import { CHANNELS } from '../ws/channels.ts';
-import { IsoTimestamp } from '../schemas/common.ts';
+import { ErrorBodySchema, IsoTimestamp } from '../schemas/common.ts';
+import { StreamUpgradeSchema } from '../schemas/streams.ts';
 
 export function streamRoutes(ctx: GatewayContext): RouteSpec[] {
   return [
@@ -41,8 +42,13 @@ export function streamRoutes(ctx: GatewayContext): RouteSpec[] {
       tags: ['streams'],
       auth: 'public',
       responses: {
-        101: { description: 'Switching protocols to WebSocket' },
-        426: { description: 'A plain HTTP request: this endpoint needs a WebSocket upgrade' },
+        101: {
+          description:
+            'Switching protocols to WebSocket; the messages each side sends after it are in x-websocket. The upgrade needs a ticket ' +
+            '(?ticket=) or an Authorization: Bearer credential: without a valid one it is refused with 401, over the rate limit with 429 (error envelope)',
+          schema: StreamUpgradeSchema,
+        },
+        426: { description: 'A plain HTTP request: this endpoint needs a WebSocket upgrade (UPGRADE_REQUIRED)', schema: ErrorBodySchema },
       },
       handler: () => {
         throw new ApiError(426, 'UPGRADE_REQUIRED', 'GET /v1/stream needs a WebSocket upgrade', [], { upgrade: 'websocket' });

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shared schemas; named ones become `components.schemas` entries in the OpenAPI document. */
 export const FieldErrorSchema = Type.Object(
@@ -28,4 +28,32 @@ export const IsoTimestamp = Type.String({ format: 'date-time' });
  */
 export function FreeText(maxLength: number, description?: string) {
   return Type.String({ maxLength, pattern: '^[^\\p{Cc}\\p{Cs}]*$', ...(description === undefined ? {} : { description }) });
+}
+
+/** `schema` or null: a field the handler always sends, null when it has no value. */
+export function Nullable<T extends TSchema>(schema: T, description?: string) {
+  return Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+}
+
+/** A closed set of strings; its static type is the union of the values. */
+export function StringEnum<const V extends readonly [string, ...string[]]>(values: V, description?: string) {
+  return Type.Enum<[...V]>(values, { type: 'string', ...(description === undefined ? {} : { description }) });
+}
+
+/** An integer that is a count, a size or an id: never negative. */
+export function Count(description?: string) {
+  return Type.Integer({ minimum: 0, ...(description === undefined ? {} : { description }) });
+}
+
+/** Whether A and B admit exactly the same values. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * Ties a response schema to the type its handler builds the body from: `describing<T>()(schema)`
+ * type-checks only when the schema's static type and `T` are mutually assignable, so the
+ * document cannot drift from the code (a field added, renamed or made nullable in the domain
+ * type fails the build here). Returns the schema unchanged.
+ */
+export function describing<T>() {
+  return <S extends TSchema>(schema: S & (Same<Static<S>, T> extends true ? unknown : { '~schema does not describe': T; '~schema allows': Static<S> })): S => schema;
 }

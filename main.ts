@@ -1,9 +1,49 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { configFromEnv } from './config.ts';
 import { flushLogs } from './engine/log.ts';
 import { startService } from './service.ts';
 
 const config = configFromEnv();
-const service = await startService(config);
+
+// lmdb-js rejects a failed commit's writes with "Commit failed" and the cause in a second
+// promise (`commitError`) that no caller holds. The writes that acknowledge anything are
+// watched and refused (storage/write-guard.ts) and the health read-out says so; what is left
+// unobserved (the cause, best-effort writes) is logged here, not fatal: a full disk must not
+// stop the process. Any other unhandled rejection is a bug: logged and fatal, as by default.
+process.on('unhandledRejection', (reason: unknown) => {
+  if (reason instanceof Error && (reason.stack ?? '').includes('/lmdb/write.js')) {
+    process.stderr.write(`LMDB commit failed: ${reason.message}\n`);
+    return;
+  }
+  process.stderr.write(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+  process.exit(1);
+});
+const service = await startService(config).catch((err: unknown) => {
+  // One clear line, not a stack: what could not be done with which directory, and why.
+  const code = (err as NodeJS.ErrnoException).code;
+  const path = (err as NodeJS.ErrnoException).path;
+  const onDataDir = code !== undefined && path !== undefined && path.startsWith(config.dataDir);
+  const reason = readOnly(config.dataDir) ? 'the filesystem is read-only' : err instanceof Error ? err.message : String(err);
+  process.stderr.write(onDataDir ? `cannot open the data directory ${config.dataDir}: ${reason} (${code})\n` : `start failed: ${reason}\n`);
+  process.exit(1);
+});
+
+/** Whether the directory (or its nearest existing ancestor) is on a read-only filesystem. */
+function readOnly(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if (!existsSync(at)) {
+      if (dirname(at) === at) return false;
+      continue;
+    }
+    try {
+      accessSync(at, constants.W_OK);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EROFS';
+    }
+  }
+}
 
 if (service.generatedOperatorKey !== undefined) {
   // Printed once, outside the structured log, and never stored: only its hash is kept.

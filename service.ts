@@ -48,7 +48,12 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const log = createLogger(config.logLevel);
 
   // 1. Durable state: LMDB (orders, fills, positions, keys, credentials), operator identity.
-  const storage = Storage.open(config.dataDir, { credentialsKey: config.credentialsKey });
+  const storage = Storage.open(config.dataDir, {
+    credentialsKey: config.credentialsKey,
+    // Refused, never a crash: the writes of that transaction are failed to their callers (an
+    // order's durable write answers 503), readiness fails for a while, the process goes on.
+    onWriteFailure: (err) => log.error({ err: err.message }, 'LMDB commit failed: its writes are refused'),
+  });
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
   // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).

@@ -11,6 +11,7 @@ import type { Logger } from '../engine/actor.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS } from './legs.ts';
+import { legReportProblem } from './leg-reports.ts';
 import { finish } from './order-record.ts';
 import type { RestingLegs } from './resting-legs.ts';
 
@@ -57,6 +58,12 @@ export class Reconciliation {
             return; // the edge is still away: the next attempt asks again
           }
           if (answer.known) {
+            // The venue's record must be true of the leg too; one that is not is asked again.
+            const problem = legReportProblem(child, order.side, answer.result);
+            if (problem !== null) {
+              this.log.warn({ node_order_id: order.node_order_id, child_id: child.child_id, problem }, 'reconciled report refused');
+              return;
+            }
             this.legs.applyLegAnswer(order, child, answer.result, reservations[i], fills, early);
             return;
           }

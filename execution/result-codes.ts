@@ -14,6 +14,8 @@ export const ResultCode = {
   ORDER_NOT_FOUND: 1100,
   GRAPH_NOT_FOUND: 1101,
   GRAPH_NOT_ARMED: 1102,
+  // 1200-1299: durability
+  JOURNAL_UNAVAILABLE: 1200,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

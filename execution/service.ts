@@ -21,6 +21,7 @@ import { RestingLegs } from './resting-legs.ts';
 import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs, unreservedReason } from './risk.ts';
 import { lotRemainder } from './legs.ts';
+import { legReportProblem } from './leg-reports.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest, Schedule } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
@@ -363,7 +364,9 @@ export class ExecutionService {
     try {
       await this.booking.persist(order, reply);
     } catch (err) {
+      // Not durable, so not accepted: no leg goes out and what it reserved is free again.
       go(false);
+      for (const r of reservations) if (r !== false && r !== undefined) ledger.release(r);
       throw err;
     }
     this.booking.emitOrder(order);
@@ -418,11 +421,14 @@ export class ExecutionService {
     order.children.forEach((child, i) => {
       const result = results[i];
       if (result === undefined) return;
-      if (result instanceof Error) {
-        // The venue's answer is lost: the leg is in doubt until reconciled, never guessed. A
-        // resting leg stays registered: maker fills that arrive meanwhile wait for the answer.
+      // The venue's answer is lost, or cannot be true of the leg (refused, never booked as it
+      // came): the leg is in doubt until reconciled, never guessed. A resting leg stays
+      // registered: maker fills that arrive meanwhile wait for the answer.
+      const problem = result instanceof Error ? null : legReportProblem(child, order.side, result);
+      if (result instanceof Error || problem !== null) {
+        if (problem !== null) this.log.warn({ node_order_id: order.node_order_id, child_id: child.child_id, problem }, 'venue report refused; reconciling the leg');
         child.status = 'unconfirmed';
-        child.reason = result.message;
+        child.reason = result instanceof Error ? result.message : `venue report refused: ${problem}`;
         this.observer.observeLostLeg(order, child);
         return;
       }

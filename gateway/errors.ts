@@ -67,6 +67,8 @@ export function fromRefusal(r: ExecutionRefusal): ApiError {
       return Errors.conflict('GRAPH_NOT_ARMED', r.message);
     case ResultCode.DISPATCH_HALTED:
       return Errors.unavailable('DISPATCH_HALTED', r.message);
+    case ResultCode.JOURNAL_UNAVAILABLE:
+      return Errors.unavailable('STORAGE_UNAVAILABLE', r.message);
   }
 }
 

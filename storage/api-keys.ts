@@ -210,11 +210,13 @@ export class ApiKeyStore {
     const last = this.touchedAt.get(ref.key_id);
     if (last !== undefined && nowMs - last < TOUCH_INTERVAL_MS) return;
     this.touchedAt.set(ref.key_id, nowMs);
-    void this.db.root.transaction(() => {
-      this.update(ref.client_id, (records) =>
-        records.map((r) => (r.id === ref.key_id && r.is_active ? { ...r, last_used_at_ms: nowMs } : r)),
-      );
-    });
+    this.db.writes.watch(
+      this.db.root.transaction(() => {
+        this.update(ref.client_id, (records) =>
+          records.map((r) => (r.id === ref.key_id && r.is_active ? { ...r, last_used_at_ms: nowMs } : r)),
+        );
+      }),
+    );
   }
 
   private doc(clientId: string): ClientKeys | undefined {

@@ -29,7 +29,7 @@ export class BarStore {
     let current = this.open.get(key);
     if (current !== undefined && current.minute !== minute) {
       if (minute < current.minute) return; // a late trade of a closed minute: the bar is final
-      void this.db.bars.put([key, current.minute], current.bar);
+      this.db.writes.watch(this.db.bars.put([key, current.minute], current.bar));
       current = undefined;
     }
     if (current === undefined) {
@@ -65,6 +65,6 @@ export class BarStore {
 
   /** Writes the bars still open (shutdown). */
   flushOpen(): void {
-    for (const [key, { minute, bar }] of this.open) void this.db.bars.put([key, minute], bar);
+    for (const [key, { minute, bar }] of this.open) this.db.writes.watch(this.db.bars.put([key, minute], bar));
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { migrate } from './migrations.ts';
+import { WriteGuard } from './write-guard.ts';
 
 /**
  * The one LMDB environment under DATA_DIR and its named databases. Every store is a thin class
@@ -14,6 +15,8 @@ import { migrate } from './migrations.ts';
  */
 export interface Databases {
   readonly root: RootDatabase;
+  /** Every fire-and-forget write is watched: a failed commit is kept and reported, never an unhandled rejection (write-guard.ts). */
+  readonly writes: WriteGuard;
   /** Small singletons: schema version, kill switch, operator key hash. */
   readonly meta: Database<unknown, string>;
   /** client_id -> ClientProfile */
@@ -51,7 +54,7 @@ export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 
  * migrated. It never writes (writes go through the journal), and resets its read transaction
  * to see other threads' commits (OrderStore.refresh).
  */
-export function openDatabases(dataDir: string, options: { readerOnly?: boolean } = {}): Databases {
+export function openDatabases(dataDir: string, options: { readerOnly?: boolean; onWriteFailure?: (err: Error) => void } = {}): Databases {
   const path = join(dataDir, 'lmdb');
   if (!options.readerOnly) mkdirSync(path, { recursive: true });
   const root = open({ path, maxDbs: 64, compression: false, noMemInit: true });
@@ -62,6 +65,7 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean }
   const plainMaps = { mapsAsObjects: true };
   const databases: Databases = {
     root,
+    writes: new WriteGuard(options.onWriteFailure),
     meta: root.openDB({ name: 'meta' }),
     clients: root.openDB({ name: 'clients', ...structures }),
     apiKeys: root.openDB({ name: 'api_keys', ...structures }),

@@ -12,6 +12,9 @@ import { TradeTape } from './trades.ts';
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
 
+/** How long after a failed commit the storage reports itself not writable (readiness 503). */
+export const WRITE_FAILURE_HOLD_MS = 10_000;
+
 /** Every store over one LMDB environment; the gateway thread owns it. */
 export class Storage {
   readonly clients: ClientStore;
@@ -40,9 +43,9 @@ export class Storage {
    * `credentialsKey` (CREDENTIALS_KEY, 64 hex) seals venue credentials; without it the key in
    * DATA_DIR/credentials.key is used, generated on first open (crypto.ts).
    */
-  static open(dataDir: string, options: { credentialsKey?: string | undefined } = {}): Storage {
+  static open(dataDir: string, options: { credentialsKey?: string | undefined; onWriteFailure?: (err: Error) => void } = {}): Storage {
     const cipher = new CredentialCipher(resolveCredentialsKey(dataDir, options.credentialsKey));
-    const db = openDatabases(dataDir);
+    const db = openDatabases(dataDir, { ...(options.onWriteFailure === undefined ? {} : { onWriteFailure: options.onWriteFailure }) });
     try {
       return new Storage(db, cipher);
     } catch (err) {
@@ -53,6 +56,16 @@ export class Storage {
 
   get isOpen(): boolean {
     return !this.closed;
+  }
+
+  /** False for WRITE_FAILURE_HOLD_MS after a commit failed (disk full, I/O error): readiness fails, writes are refused. */
+  get writable(): boolean {
+    const at = this.db.writes.lastFailureAtMs;
+    return at === undefined || Date.now() - at > WRITE_FAILURE_HOLD_MS;
+  }
+
+  get writeFailures(): number {
+    return this.db.writes.failures;
   }
 
   get schemaVersion(): number {

@@ -95,25 +95,25 @@ export class OrderStore {
   private writeOrder(clientId: string, mode: Mode, id: string, status: OrderStatus, previous: OrderStatus | null, value: unknown): void {
     const key: [string, Mode, string] = [clientId, mode, id];
     if (previous !== status) {
-      if (previous !== null) void this.db.orderStatuses.remove([clientId, mode, previous, id]);
-      void this.db.orderStatuses.put([clientId, mode, status, id], 1);
+      if (previous !== null) this.db.writes.watch(this.db.orderStatuses.remove([clientId, mode, previous, id]));
+      this.db.writes.watch(this.db.orderStatuses.put([clientId, mode, status, id], 1));
     }
-    void this.db.orders.put(key, value);
-    if (isTerminal(status)) void this.db.openOrders.remove(key);
-    else void this.db.openOrders.put(key, 1);
+    this.db.writes.watch(this.db.orders.put(key, value));
+    if (isTerminal(status)) this.db.writes.watch(this.db.openOrders.remove(key));
+    else this.db.writes.watch(this.db.openOrders.put(key, 1));
   }
 
   putFillEncoded(clientId: string, mode: Mode, id: number, value: Uint8Array): void {
-    void this.db.fills.put([clientId, mode, id], asBinary(value));
+    this.db.writes.watch(this.db.fills.put([clientId, mode, id], asBinary(value)));
   }
 
   putLedgerEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
-    void this.db.ledgers.put([clientId, mode], asBinary(value));
+    this.db.writes.watch(this.db.ledgers.put([clientId, mode], asBinary(value)));
   }
 
   /** Registers one idempotency key (a client_order_id, or `hdr/` + an Idempotency-Key). */
   putOrderKey(clientId: string, mode: Mode, key: string, nodeOrderId: string): void {
-    void this.db.orderKeys.put([clientId, mode, key], nodeOrderId);
+    this.db.writes.watch(this.db.orderKeys.put([clientId, mode, key], nodeOrderId));
   }
 
   /** Reads from now on see every commit so far, including other threads' (a worker's reader). */
@@ -132,15 +132,16 @@ export class OrderStore {
   }
 
   putFill(clientId: string, mode: Mode, fill: FillRecord): void {
-    void this.db.fills.put([clientId, mode, fill.id], fill);
+    this.db.writes.watch(this.db.fills.put([clientId, mode, fill.id], fill));
   }
 
   putLedger(clientId: string, mode: Mode, snapshot: unknown): void {
-    void this.db.ledgers.put([clientId, mode], snapshot);
+    this.db.writes.watch(this.db.ledgers.put([clientId, mode], snapshot));
   }
 
+  /** On disk; rejects when the transaction carrying the writes so far failed (then `flushed` never settles). */
   async durable(): Promise<void> {
-    await this.db.root.flushed;
+    await Promise.all([this.db.writes.settled(), this.db.root.flushed]);
   }
 
   getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined {

@@ -49,7 +49,7 @@ export class TradeTape {
     const { symbol, ts_ms, ...row } = trade;
     // seq keeps two trades of the same millisecond apart; it wraps long after a ms passes.
     this.seq = (this.seq + 1) % 1_000_000_000;
-    void this.db.trades.put([symbol, ts_ms, this.seq], row);
+    this.db.writes.watch(this.db.trades.put([symbol, ts_ms, this.seq], row));
     this.written++;
     this.lastWriteMs = Date.now();
   }

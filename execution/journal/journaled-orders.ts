@@ -101,18 +101,29 @@ export class JournaledOrders implements OrderLog {
     this.pendingOrders.clear();
     const number = this.writes++;
     this.encode(write);
-    const sent = this.journal.commit().then(() => {
-      // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
-      this.reader.refresh();
+    // Settled or failed, the write set leaves the overlay: on disk it is read from LMDB; failed,
+    // it is nowhere (LMDB commits whole transactions), so a retry must not find it here either.
+    const forget = () => {
       for (const { order } of write.orders) {
-        // Settled only when no later write set carries the order again.
+        // Only when no later write set carries the order again.
         if (this.carriedBy.get(order.node_order_id) !== number) continue;
         this.carriedBy.delete(order.node_order_id);
         this.unsettled.delete(order.node_order_id);
       }
       for (const [client, mode, key] of write.order_keys) this.unsettledKeys.delete(`${client}|${mode}|${key}`);
       for (const [, , fill] of write.fills) this.unsettledFills.delete(fill.id);
-    });
+    };
+    const sent = this.journal.commit().then(
+      () => {
+        // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
+        this.reader.refresh();
+        forget();
+      },
+      (err: unknown) => {
+        forget();
+        throw err;
+      },
+    );
     // A failed write fails its own callers; later ones wait only for it to settle.
     this.last = sent.catch(() => undefined);
     return sent;

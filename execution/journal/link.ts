@@ -1,3 +1,4 @@
+import { refuse, ResultCode } from '../result-codes.ts';
 import type { ActorContext } from '../../engine/actor.ts';
 import { JournalFrameWriter } from './frame.ts';
 import { decodeJournalAck, JOURNAL_FRAME_FLUSH_BYTES, JOURNAL_THREAD, JOURNAL_TIMEOUT_MS, JournalFrame } from './messages.ts';
@@ -55,14 +56,15 @@ export class JournalLink {
     try {
       this.ctx.sendBinary(JOURNAL_THREAD, JournalFrame.WRITE, this.writer.finish(sequence));
     } catch (err) {
-      for (const w of waiters) w.reject(err instanceof Error ? err : new Error(String(err)));
+      const refusal = refuse(ResultCode.JOURNAL_UNAVAILABLE, `journal frame not sent: ${err instanceof Error ? err.message : String(err)}`);
+      for (const w of waiters) w.reject(refusal);
       return;
     } finally {
       this.writer.reset();
     }
     const cancelTimeout = this.ctx.schedule(JOURNAL_TIMEOUT_MS, () => {
       if (!this.inFlight.delete(sequence)) return;
-      const err = new Error(`journal did not acknowledge frame ${sequence} within ${JOURNAL_TIMEOUT_MS} ms`);
+      const err = refuse(ResultCode.JOURNAL_UNAVAILABLE, `journal did not acknowledge frame ${sequence} within ${JOURNAL_TIMEOUT_MS} ms`);
       for (const w of waiters) w.reject(err);
     });
     this.inFlight.set(sequence, { waiters, cancelTimeout });
@@ -76,7 +78,8 @@ export class JournalLink {
     frame.cancelTimeout();
     if (failure === null) for (const w of frame.waiters) w.resolve();
     else {
-      const err = new Error(`journal write failed: ${failure}`);
+      // Refused, not failed: nothing of the frame is on disk (LMDB commits whole transactions).
+      const err = refuse(ResultCode.JOURNAL_UNAVAILABLE, `durable write failed: ${failure}`);
       for (const w of frame.waiters) w.reject(err);
     }
   }

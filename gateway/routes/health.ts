@@ -19,7 +19,12 @@ const HealthSchema = Type.Object(
     ready: Type.Boolean(),
     safe: Type.Boolean(),
     workers: Type.Array(WorkerStatusSchema),
-    storage: Type.Object({ open: Type.Boolean(), schema_version: Type.Integer() }),
+    storage: Type.Object({
+      open: Type.Boolean(),
+      schema_version: Type.Integer(),
+      writable: Type.Boolean({ description: 'false for 10 s after an LMDB commit failed (disk full, I/O error): not ready, writes refused with 503' }),
+      write_failures: Type.Integer({ minimum: 0, description: 'failed LMDB commits since start' }),
+    }),
     kill_switch: KillSwitchSchema,
     ws_connections: Type.Integer({ minimum: 0 }),
   },
@@ -29,11 +34,13 @@ const HealthSchema = Type.Object(
 const tags = ['health'];
 
 export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
-  const ready = () => ctx.storage.isOpen && ctx.topology.ready;
+  const ready = () => ctx.storage.isOpen && ctx.storage.writable && ctx.topology.ready;
   const notReadyReason = () =>
     !ctx.storage.isOpen
       ? 'storage is not open'
-      : `workers not up: ${ctx.topology
+      : !ctx.storage.writable
+        ? 'storage writes are failing (see the log: LMDB commit failed)'
+        : `workers not up: ${ctx.topology
           .status()
           .filter((w) => w.state !== 'up')
           .map((w) => `${w.thread}=${w.state}`)
@@ -59,7 +66,12 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
             ready: isReady,
             safe,
             workers: ctx.topology.status(),
-            storage: { open: ctx.storage.isOpen, schema_version: ctx.storage.isOpen ? ctx.storage.schemaVersion : 0 },
+            storage: {
+              open: ctx.storage.isOpen,
+              schema_version: ctx.storage.isOpen ? ctx.storage.schemaVersion : 0,
+              writable: ctx.storage.writable,
+              write_failures: ctx.storage.writeFailures,
+            },
             kill_switch: ctx.killSwitch.state,
             ws_connections: ctx.wsConnections(),
           },

@@ -36,7 +36,7 @@ interface Health {
   ready: boolean;
   safe: boolean;
   workers: { thread: number; state: string; restarts: number; thread_id: number | null }[];
-  storage: { open: boolean; schema_version: number };
+  storage: { open: boolean; schema_version: number; writable: boolean; write_failures: number };
   kill_switch: KillSwitchState;
   ws_connections: number;
 }
@@ -120,7 +120,7 @@ describe('health and kill switch (real service)', () => {
       [[1, 'up', 0]],
     );
     assert.equal(typeof h.workers[0]!.thread_id, 'number');
-    assert.deepEqual(h.storage, { open: true, schema_version: CURRENT_SCHEMA_VERSION });
+    assert.deepEqual(h.storage, { open: true, schema_version: CURRENT_SCHEMA_VERSION, writable: true, write_failures: 0 });
     assert.deepEqual(h.kill_switch, { active: false, reason: null, updated_at_ms: null, updated_by: null });
     assert.ok(Number.isInteger(h.ws_connections) && h.ws_connections >= 0);
   });

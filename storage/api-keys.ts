@@ -209,6 +209,9 @@ export class ApiKeyStore {
   touch(ref: KeyRef, nowMs: number): void {
     const last = this.touchedAt.get(ref.key_id);
     if (last !== undefined && nowMs - last < TOUCH_INTERVAL_MS) return;
+    // Keys come and go (rotation): entries older than the interval mean nothing, so the map is
+    // cleared now and then rather than kept for every key ever used.
+    if (this.touchedAt.size >= 10_000) this.touchedAt.clear();
     this.touchedAt.set(ref.key_id, nowMs);
     this.db.writes.watch(
       this.db.root.transaction(() => {

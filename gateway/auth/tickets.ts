@@ -17,8 +17,11 @@ interface Ticket {
 export class TicketStore {
   private readonly tickets = new Map<string, Ticket>();
 
+  private issued = 0;
+
   issue(principal: Principal, nowMs: number): { ticket: string; expiresAtMs: number } {
-    if (this.tickets.size >= MAX_TICKETS) this.sweep(nowMs);
+    // Unredeemed tickets expire in 30 s; swept every 1,000 issues so they never pile up towards the cap.
+    if (this.tickets.size >= MAX_TICKETS || ++this.issued % 1_000 === 0) this.sweep(nowMs);
     const ticket = `wst_${randomBase62(32)}`;
     const expiresAtMs = nowMs + TICKET_TTL_MS;
     this.tickets.set(ticket, { principal, expiresAtMs });

@@ -73,7 +73,8 @@ export class Booking {
   settle(order: OrderRecord, views: readonly VenueView[], started: number, cancelled = false): void {
     const doubtful = order.children.some((c) => c.status === 'unconfirmed');
     const feeMismatch = order.children.some((c) => c.fee_1e9 !== c.venue_reported_cum_fee_1e9);
-    order.reconciliation_state = doubtful ? 'reconciling' : feeMismatch ? 'unknown' : 'in_sync';
+    // An order reconciled with its venues stays so when it settles later (a resting leg's last fill).
+    order.reconciliation_state = doubtful ? 'reconciling' : order.reconciliation_state === 'reconciled' ? 'reconciled' : feeMismatch ? 'unknown' : 'in_sync';
     if (doubtful) {
       order.status = 'UNCONFIRMED';
       order.venue_state = 'unknown';

@@ -13,6 +13,10 @@ export const MARKET_PROTECTION_BPS = 10;
 /** How long a venue's answer to a leg (Execute, Place, Cancel, Reconcile) is awaited; then the leg is in doubt. */
 export const CHILD_TIMEOUT_MS = 2_000;
 
+/** Reconciliation of legs (and cancels) in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
+export const RECONCILE_ATTEMPTS = 8;
+export const RECONCILE_BACKOFF_MS = 250;
+
 /**
  * The price a leg is sent with. Market: the plan's worst level widened by the protection band
  * (buy up, sell down) to the venue's tick, never past the client's `max_price_1e9` on a buy.

@@ -10,14 +10,10 @@ import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
-import { CHILD_TIMEOUT_MS } from './legs.ts';
+import { CHILD_TIMEOUT_MS, RECONCILE_ATTEMPTS, RECONCILE_BACKOFF_MS } from './legs.ts';
 import { legReportProblem } from './leg-reports.ts';
 import { finish } from './order-record.ts';
 import type { RestingLegs } from './resting-legs.ts';
-
-/** Reconciliation of legs in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
-const RECONCILE_ATTEMPTS = 8;
-const RECONCILE_BACKOFF_MS = 250;
 
 export class Reconciliation {
   /** Set at shutdown: attempts stop, and the next start reconciles what is still in doubt. */

@@ -110,7 +110,7 @@ export class ExecutionService {
     this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset));
     this.observer = new VenueObserver(this.quotes);
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log);
-    this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log);
+    this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule);
     this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
     this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, this.killSwitch, deps.schedule);
@@ -133,6 +133,7 @@ export class ExecutionService {
   /** Stops the timers (the actor's onStop); `drain` is the graceful end. */
   stop(): void {
     this.reconciliation.stop();
+    this.legs.stop();
     this.ledgers.stop();
   }
 
@@ -287,6 +288,7 @@ export class ExecutionService {
 
   async drain(): Promise<void> {
     this.reconciliation.stop();
+    this.legs.stop();
     // A sliced order is not left waiting for its horizon: it stops with what has filled.
     this.sliced.stopAll('shutdown');
     await Promise.all(this.running.values());

@@ -1,4 +1,5 @@
-import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
+import { WireWriter } from '../../engine/wire.ts';
 import { Side } from '../../domain/market.ts';
 import { venueFee1e9, wallClockNs } from '../../domain/units.ts';
 import type { BookMessage } from '../book/messages.ts';
@@ -8,6 +9,8 @@ import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { simEdge, type SimEdgeSpec } from './sim/catalog.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
+import { corrupt, VenueFaults, type LegFault } from './sim/venue-faults.ts';
+import { childExecutionLayout, childPlacementLayout, EdgeFrame } from './wire.ts';
 import { TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
@@ -17,7 +20,12 @@ interface RestingChild {
   cum_fee_1e9: number;
   /** The actor its maker fills are told to (the order's router). */
   owner: string;
+  /** An injected fault: each of its maker fills is told twice. */
+  duplicate: boolean;
 }
+
+type Execute = Extract<EdgeMessage, { t: 'Execute' }>;
+type Place = Extract<EdgeMessage, { t: 'Place' }>;
 
 /** How often the simulated venue is advanced to the wall clock: the edge publishes its deltas in 10 ms batches, as venue depth streams do (10-100 ms). */
 export const ADVANCE_MS = 10;
@@ -63,6 +71,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private readonly restingByChild = new Map<string, RestingChild>();
   /** The symbol `fillDepth` writes; set just before each slot write (no closure per write). */
   private depthSymbol = '';
+  /** Injected child-order faults (test-only `LegFaults`); undefined, the default, costs one branch per leg. */
+  private legFaults: VenueFaults | undefined;
 
   constructor(private readonly spec: SimEdgeSpec) {
     this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
@@ -120,14 +130,18 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
           ),
         );
       case 'Execute':
-        return this.execute(message);
+        return this.legFaults === undefined ? this.execute(message) : this.faulty(message, this.legFaults, ctx);
       case 'Place':
-        return this.place(message);
+        return this.legFaults === undefined ? this.place(message) : this.faulty(message, this.legFaults, ctx);
       case 'Cancel':
+        if (this.legFaults?.sessionDown(Date.now())) return NO_REPLY;
         return this.cancel(message.child_id);
       case 'Reconcile':
+        // A request to a venue whose session is down goes unanswered: the asker times out and asks again.
+        if (this.legFaults?.sessionDown(Date.now())) return NO_REPLY;
         return this.journal.reconcile(message.child_id);
       case 'OpenOrders':
+        if (this.legFaults?.sessionDown(Date.now())) return NO_REPLY;
         return { venue: this.spec.venue, edge_id: this.spec.edge_id, resting: message.child_ids.filter((id) => this.restingByChild.has(id)) } satisfies OpenOrdersAnswer;
       case 'Funding':
         return sim.funding(message.symbol, Date.now() * NS_PER_MS) ?? null;
@@ -137,6 +151,10 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       }
       case 'FundingHistory':
         return sim.fundingHistory(message.symbol, message.from_ns, message.to_ns);
+      case 'LegFaults':
+        this.legFaults = message.policy === null ? undefined : new VenueFaults(message.policy, this.spec.edge_id);
+        ctx.log.info({ edge: this.spec.edge_id, policy: message.policy }, 'injected leg faults');
+        return true;
     }
   }
 
@@ -161,7 +179,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       this.resting.delete(order_id);
       this.restingByChild.delete(child.child_id);
     }
-    this.ctx!.tell(child.owner, {
+    const report: MakerFill = {
       t: 'MakerFill',
       child_id: child.child_id,
       venue: this.spec.venue,
@@ -169,7 +187,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       fill: { ...fill, fee_1e9: fee, cum_fee_1e9: child.cum_fee_1e9 },
       left_qty_1e8: Math.max(0, left_qty_1e8),
       maker_bps: this.spec.maker_bps,
-    } satisfies MakerFill);
+    };
+    this.ctx!.tell(child.owner, report);
+    if (child.duplicate) this.ctx!.tell(child.owner, report);
   }
 
   onTrade(t: TradeEvent): void {
@@ -245,13 +265,74 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const execution = this.childExecution(message.child_id, report.ok, report.reason, report.fills);
     if (report.resting_qty_1e8 > 0) {
       const last = execution.fills[execution.fills.length - 1];
-      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0, owner: message.owner };
+      const child: RestingChild = { child_id: message.child_id, order_id: report.order_id, cum_fee_1e9: last?.cum_fee_1e9 ?? 0, owner: message.owner, duplicate: false };
       this.resting.set(report.order_id, child);
       this.restingByChild.set(message.child_id, child);
     }
     const placement: ChildPlacement = { ...execution, resting_qty_1e8: report.resting_qty_1e8 };
     this.journal.record(message.child_id, placement);
     return placement;
+  }
+
+  /**
+   * A leg under an injected fault (`sim/venue-faults.ts`). The venue's own record (the child
+   * journal) always holds what it really did, so reconciliation finds the truth.
+   */
+  private faulty(message: Execute | Place, faults: VenueFaults, ctx: ActorContext): unknown {
+    const fault: LegFault = faults.draw();
+    if (fault.kind !== 'none') ctx.log.debug({ edge: this.spec.edge_id, child_id: message.child_id, fault }, 'injected leg fault');
+    const run = (): ChildExecution | ChildPlacement => (message.t === 'Execute' ? this.execute(message) : this.place(message));
+    switch (fault.kind) {
+      case 'none':
+        return run();
+      case 'stall':
+        return NO_REPLY;
+      case 'late': {
+        const answer = run();
+        return new Promise((resolve) => ctx.schedule(fault.delay_ms, () => resolve(answer)));
+      }
+      case 'duplicate': {
+        const answer = run();
+        this.duplicate(message, answer, ctx.askThread, ctx.askCorrelation, fault.delay_ms);
+        return answer;
+      }
+      case 'disconnect': {
+        if (fault.reached) run();
+        const now = Date.now();
+        faults.dropSession(now, fault.down_ms);
+        this.sim!.dropFeed(now * NS_PER_MS, (now + fault.down_ms) * NS_PER_MS);
+        this.flush();
+        return NO_REPLY;
+      }
+      case 'garbage':
+        return corrupt(run(), fault.garbage, message.qty_1e8, message.limit_price_1e9 ?? 0);
+    }
+  }
+
+  /**
+   * The same report delivered again: the answer's frame a second time under the ask's
+   * correlation (the asker's endpoint settles an ask once), and, for a placement, its crossing
+   * fills again on the execution stream, with its later maker fills each told twice.
+   */
+  private duplicate(message: Execute | Place, answer: ChildExecution | ChildPlacement, thread: number, correlation: number, delayMs: number): void {
+    const ctx = this.ctx!;
+    if (message.t === 'Place') {
+      const child = this.restingByChild.get(message.child_id);
+      if (child !== undefined) child.duplicate = true;
+    }
+    ctx.schedule(delayMs, () => {
+      if (correlation !== 0) {
+        const w = new WireWriter().u32(correlation);
+        if ('resting_qty_1e8' in answer) childPlacementLayout.encode(answer, w);
+        else childExecutionLayout.encode(answer, w);
+        ctx.sendBinary(thread, (message.t === 'Place' ? EdgeFrame.PLACE : EdgeFrame.EXECUTE) + 1, w.bytes());
+      }
+      if (message.t !== 'Place') return;
+      const left = 'resting_qty_1e8' in answer ? answer.resting_qty_1e8 : 0;
+      for (const fill of answer.fills) {
+        ctx.tell(message.owner, { t: 'MakerFill', child_id: message.child_id, venue: this.spec.venue, edge_id: this.spec.edge_id, fill, left_qty_1e8: left, maker_bps: this.spec.maker_bps } satisfies MakerFill);
+      }
+    });
   }
 
   private cancel(child_id: string): CancelResult {

@@ -1,5 +1,6 @@
 import { topic } from '../../engine/topic.ts';
 import type { FundingInfo, FundingPoint } from './sim/sim-venue.ts';
+import type { LegFaultPolicy } from './sim/venue-faults.ts';
 
 /** Messages of an edge actor (`edge:<edge_id>`, e.g. `edge:venue-edge-binance-perp`). */
 export type EdgeMessage =
@@ -23,7 +24,9 @@ export type EdgeMessage =
   | { t: 'FeeTier' }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
-  | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number };
+  | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number }
+  /** Test-only: the simulated venue misbehaves on child orders as `policy` says (null: off, the default); answers true. */
+  | { t: 'LegFaults'; policy: LegFaultPolicy | null };
 
 /** The spec's Edge status (EdgeStatusResponse). */
 export interface EdgeStatus {
@@ -111,4 +114,4 @@ export interface TapeBatch {
 /** Trade batches from the edges to the tape writer on the gateway thread (never a WebSocket channel). */
 export const TAPE_TOPIC = topic<TapeBatch>('$tape');
 
-export type { FundingInfo, FundingPoint };
+export type { FundingInfo, FundingPoint, LegFaultPolicy };

@@ -98,6 +98,21 @@ export class FaultSchedule {
     return best as FaultKind;
   }
 
+  /**
+   * An episode of `kind` from `from_ns` to `to_ns` (integer ns), injected on top of the timeline
+   * (a forced feed drop: `SimVenue.dropFeed`). An episode under way is extended to `to_ns`;
+   * otherwise the forced one replaces the next scheduled episode of that kind, and the gap to the
+   * one after is drawn when it ends, as after any episode.
+   */
+  force(kind: FaultKind, from_ns: number, to_ns: number): void {
+    if (this.active[kind] === 1) {
+      this.end[kind] = Math.max(this.end[kind]!, to_ns);
+      return;
+    }
+    this.start[kind] = from_ns;
+    this.end[kind] = Math.max(from_ns, to_ns);
+  }
+
   /** Applies every transition up to and including t. */
   advanceTo(t_ns: number): void {
     while (this.nextChange() <= t_ns) this.step();

@@ -354,6 +354,21 @@ export class SimVenue {
     return true;
   }
 
+  /**
+   * The feed drops now (after advancing to now_ns) and comes back at `until_ns`, on top of the
+   * venue's own fault timeline: `onStatus(false)` at once, child orders refused with
+   * `venue_disconnected` meanwhile, `onStatus(true)` and fresh snapshots when it is back. For
+   * injected faults (`venue-faults.ts`); the timeline stays deterministic for the same drops.
+   */
+  dropFeed(now_ns: number, until_ns: number): void {
+    this.advance(now_ns);
+    // 1 µs after what is processed: wall-clock ns (~1.8e18) are 256 ns apart as doubles, so +1 would be no later.
+    const from = Math.max(now_ns, this.processedTo) + 1_000;
+    this.faults!.force(FaultKind.DISCONNECT, from, Math.max(from, until_ns));
+    this.due[0] = this.faults!.nextChange();
+    this.advance(from);
+  }
+
   /** Feed state as of the last processed instant. */
   isConnected(): boolean {
     return this.faults?.connected ?? true;

@@ -77,8 +77,7 @@ export class Ledgers {
     for (const state of this.states.values()) {
       if (!state.dirty) continue;
       state.dirty = false;
-      const snapshot = state.ledger.snapshot();
-      const checkpoint: LedgerCheckpoint = { snapshot: { ...snapshot, fill_ids: [] }, watermark: state.watermark };
+      const checkpoint: LedgerCheckpoint = { snapshot: state.ledger.snapshot({ withFillIds: false }), watermark: state.watermark };
       this.orders.putLedger(state.client, state.mode, checkpoint);
     }
   }

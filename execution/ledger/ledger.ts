@@ -29,6 +29,8 @@ export const FIAT_CODES = ['USD', 'EUR', 'GBP'] as const;
 export const STABLECOINS = ['USDT', 'USDC', 'DAI', 'BUSD', 'FDUSD', 'TUSD', 'USDP'] as const;
 
 const FIAT_SET: ReadonlySet<string> = new Set(FIAT_CODES);
+/** Fill ids a ledger remembers for exactly-once booking (see `fillIds`). */
+export const FILL_ID_WINDOW = 50_000;
 const STABLE_SET: ReadonlySet<string> = new Set(STABLECOINS);
 
 export function isFiat(asset: string): boolean {
@@ -343,8 +345,10 @@ export class Ledger {
   private ordered: Row[] = [];
   private reservations = new Map<number, Reservation>();
   /**
-   * Every fill id applied. Exactly-once needs the whole history (a replay may present any old
-   * fill); the storage layer can bound it later with a fill-sequence watermark.
+   * The ids of the last FILL_ID_WINDOW fills applied, oldest first. A replay after a restart
+   * presents only fills after the checkpoint's watermark (ledgers.ts), so this guards live
+   * booking, where a repeat is recent; kept whole, it grew by every fill for ever (an unbounded
+   * set in every router, found by the soak).
    */
   private fillIds = new Set<string>();
   private nextRowId = 1;
@@ -542,6 +546,7 @@ export class Ledger {
     }
 
     this.fillIds.add(fill.fill_id);
+    if (this.fillIds.size > FILL_ID_WINDOW) this.fillIds.delete(this.fillIds.values().next().value!);
     const changed: Row[] = [baseRow, quoteRow];
     if (feeRow !== undefined && feeRow !== baseRow && feeRow !== quoteRow) changed.push(feeRow);
     for (const row of changed) settleLifecycle(row);
@@ -615,7 +620,8 @@ export class Ledger {
 
   // --- persistence ---
 
-  snapshot(): LedgerSnapshot {
+  /** `withFillIds: false` leaves the fill-id window out (a checkpoint: its watermark does that job). */
+  snapshot(options: { withFillIds?: boolean } = {}): LedgerSnapshot {
     return {
       version: LEDGER_SNAPSHOT_VERSION,
       mode: this.mode,
@@ -639,7 +645,7 @@ export class Ledger {
         row_id: r.row.id,
         remaining_qty_1e8: r.remaining.toString(),
       })),
-      fill_ids: [...this.fillIds],
+      fill_ids: options.withFillIds === false ? [] : [...this.fillIds],
     };
   }
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  FILL_ID_WINDOW,
   Ledger,
   ceilDiv,
   floorDiv,
@@ -352,6 +353,20 @@ describe('ledger: applyFill, fee assets and pairs', () => {
 });
 
 describe('ledger: applyFill, idempotency and bad input', () => {
+  it('remembers a bounded window of fill ids: memory stays flat over any number of fills, a recent repeat is still refused', () => {
+    const ledger = new Ledger();
+    ledger.seed('binance', [{ asset: 'USDT', qty_1e8: 1_000_000_000 * UNIT }, { asset: 'BTC', qty_1e8: 0, mark_usd_1e9: 60_000 * USD }]);
+    const total = FILL_ID_WINDOW + 1_000;
+    for (let i = 0; i < total; i++) assert.equal(ledger.applyFill(fill({ fill_id: `w${i}`, qty_1e8: 1, price_1e9: USD })).status, 'applied');
+    assert.equal(ledger.fillCount, FILL_ID_WINDOW, 'bounded');
+    assert.deepEqual(ledger.applyFill(fill({ fill_id: `w${total - 1}`, qty_1e8: 1, price_1e9: USD })), { status: 'duplicate' });
+    assert.ok(!ledger.hasFill('w0'), 'the oldest left the window');
+    assert.equal(ledger.available('binance', 'BTC'), BigInt(total), 'each fill applied once');
+    // A checkpoint leaves the window out: its watermark stands for it (ledgers.ts).
+    assert.deepEqual(ledger.snapshot({ withFillIds: false }).fill_ids, []);
+  });
+
+
   it('ignores a fill id seen before, with no state change', () => {
     const ledger = workedExample();
     const before = JSON.stringify(ledger.snapshot());

@@ -13,7 +13,7 @@
  * Reported over time: the process's RSS split into anonymous memory (heaps, buffers) and file
  * pages (LMDB's map as it is touched), CPU, orders/s and their p99, quote p99, open WebSockets.
  * It fails when anonymous memory keeps growing past the warm-up (SOAK_WARMUP_MINUTES, default
- * 5) or the order p99 drifts (last third against the first third after warm-up). Results go to
+ * 5; a least-squares slope above max(16 MB, 5 %) an hour) or the order p99 drifts (last third against the first third after warm-up). Results go to
  * bench/results/soak.json and the pictures to docs/img/soak-*.svg. Loopback only; every client is
  * bounded in number and rate.
  */
@@ -32,8 +32,12 @@ const SAMPLE_S = Number(process.env['SOAK_SAMPLE_S'] ?? 10);
 const ORDERS_PER_S = Number(process.env['SOAK_ORDERS_PER_S'] ?? 40);
 const OPERATOR_KEY = 'sqk_op_soak_operator_key_0123456789abcdef';
 const VENUES = ['binance', 'okx', 'bybit'];
-/** Anonymous memory may grow this much after the warm-up (the larger of the two) before the soak fails. */
-const GROWTH_LIMIT = { mb: 32, share: 0.1 };
+/**
+ * Anonymous memory after the warm-up, fitted by least squares, may grow at most this much an
+ * hour (the larger of the two) before the soak fails: a steady climb is a leak however small
+ * the window makes it look.
+ */
+const GROWTH_LIMIT_PER_HOUR = { mb: 16, share: 0.05 };
 /** The order p99 of the last third may be this many times the first third's (and above the floor) before it fails. */
 const P99_DRIFT = { ratio: 2, floor_ms: 10 };
 
@@ -268,6 +272,21 @@ class Soak {
   }
 }
 
+/** Least-squares slope of y over x (per unit of x). */
+function slopePerMinute(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -320,10 +339,11 @@ async function main(): Promise<void> {
   const anonStart = median(first.map((s) => s.anon_mb));
   const anonEnd = median(last.map((s) => s.anon_mb));
   const growth = anonEnd - anonStart;
-  const growthLimit = Math.max(GROWTH_LIMIT.mb, anonStart * GROWTH_LIMIT.share);
+  const perHour = slopePerMinute(after.map((s) => [s.t_min, s.anon_mb])) * 60;
+  const growthLimit = Math.max(GROWTH_LIMIT_PER_HOUR.mb, anonStart * GROWTH_LIMIT_PER_HOUR.share);
   const p99Start = median(first.map((s) => s.order_p99_ms));
   const p99End = median(last.map((s) => s.order_p99_ms));
-  const memoryFlat = growth <= growthLimit;
+  const memoryFlat = perHour <= growthLimit;
   const p99Steady = p99End <= Math.max(P99_DRIFT.floor_ms, p99Start * P99_DRIFT.ratio);
 
   const img = join(ROOT, 'docs', 'img');
@@ -353,7 +373,8 @@ async function main(): Promise<void> {
       anon_mb_after_warmup: anonStart,
       anon_mb_end: anonEnd,
       anon_growth_mb: growth,
-      anon_growth_limit_mb: Math.round(growthLimit),
+      anon_growth_mb_per_hour: Number(perHour.toFixed(1)),
+      anon_growth_limit_mb_per_hour: Math.round(growthLimit),
       rss_mb_end: samples.at(-1)?.rss_mb ?? null,
       file_mb_end: samples.at(-1)?.file_mb ?? null,
       order_p99_ms_after_warmup: p99Start,
@@ -365,12 +386,12 @@ async function main(): Promise<void> {
     },
     ratios: { anon_end_over_after_warmup: Number((anonEnd / anonStart).toFixed(3)), order_p99_end_over_after_warmup: Number((p99End / p99Start).toFixed(2)) },
     targets: {
-      memory_flat: { value: growth, met: memoryFlat, rule: `anonymous memory growth <= ${Math.round(growthLimit)} MB after warm-up` },
+      memory_flat: { value: Number(perHour.toFixed(1)), met: memoryFlat, rule: `anonymous memory growth after warm-up <= ${Math.round(growthLimit)} MB/h (least-squares slope)` },
       p99_steady: { value: p99End, met: p99Steady, rule: `order p99 <= max(${P99_DRIFT.floor_ms} ms, ${P99_DRIFT.ratio} x ${p99Start} ms)` },
       no_unexpected_answers: { value: soak.errors, met: soak.errors === 0, rule: '== 0' },
     },
   });
-  console.log(`anonymous memory ${anonStart} -> ${anonEnd} MB (limit +${Math.round(growthLimit)}), order p99 ${p99Start} -> ${p99End} ms, ${soak.errors} unexpected answers ${JSON.stringify(Object.fromEntries(soak.unexpected))}; wrote ${path}`);
+  console.log(`anonymous memory ${anonStart} -> ${anonEnd} MB, ${perHour.toFixed(1)} MB/h (limit ${Math.round(growthLimit)} MB/h), order p99 ${p99Start} -> ${p99End} ms, ${soak.errors} unexpected answers ${JSON.stringify(Object.fromEntries(soak.unexpected))}; wrote ${path}`);
   if (!memoryFlat || !p99Steady || soak.errors > 0) process.exitCode = 1;
 }
 

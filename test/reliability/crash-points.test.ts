@@ -18,6 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import { startProcess, REPO_ROOT, type Running } from '../helpers/process.ts';
 import { allFills, allOrders, assertLedgerMatchesFills, assertOrdersMatchFills, exitOf, positions, type Order } from '../helpers/recovery.ts';
 import { call, TEST_OPERATOR_KEY, until, venueCredentials } from '../helpers/service.ts';
+import { mulberry32 } from '../../actors/edge/sim/rng.ts';
 
 const ITERATIONS = Number(process.env['CRASH_ITERATIONS'] ?? 50);
 const SEED = Number(process.env['CRASH_SEED'] ?? 4_242);
@@ -27,18 +28,6 @@ const SIM_ACCOUNT_USD = 1_000_000;
 const ENV = { SIM_SEED: '7', SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD), MAX_ORDER_NOTIONAL_USD: '1000000' };
 const SEEDS = { venues: FUNDED, cash_1e8: BigInt(SIM_ACCOUNT_USD) * 100_000_000n, btc_1e8: 100_000_000n };
 const SENDERS = 6;
-
-/** mulberry32: a small seeded generator, so an iteration's burst and kill instant replay from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Acked {
   token: string;
@@ -113,7 +102,8 @@ describe(`crash recovery at ${ITERATIONS} random SIGKILL points (seed ${SEED})`,
     let lost = 0;
     let seq = 0;
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-      const random = rng(SEED + iteration);
+      // A seeded generator per life, so its burst and kill instant replay from CRASH_SEED.
+      const random = mulberry32(SEED + iteration);
       const resting: { token: string; id: string }[] = [];
       let killed = false;
       const one = async (): Promise<void> => {

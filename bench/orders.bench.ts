@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { baselineWorktree, median, ROOT, startScript, startServiceProcess, stopChild, type ServiceProcess } from './lib/processes.ts';
+import { baselineWorktree, median, ROOT, runOnly, startScript, startServiceProcess, stopChild, type ServiceProcess } from './lib/processes.ts';
 import { runIfMain, target, type BenchResult } from './lib/results.ts';
 import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.ts';
 import { commitLatency } from './lib/commit-latency.ts';
@@ -165,7 +165,7 @@ export async function run(): Promise<BenchResult> {
   const echo = await startScript(ECHO_SERVER);
   const worktree = BASELINE === 'none' ? undefined : baselineWorktree(BASELINE);
   const service = await tradingService();
-  // The baseline build runs beside it, idle while the other is measured (the same machine state).
+  // The baseline build runs beside it, stopped while the other is measured (runOnly).
   const baseline = worktree === undefined ? undefined : await tradingService(worktree.root);
   try {
     const base = `http://127.0.0.1:${service.port}`;
@@ -180,7 +180,8 @@ export async function run(): Promise<BenchResult> {
      * One wrk round against a service, with the CPU its threads spent per order meanwhile and
      * its orders per LMDB write transaction (how well its commits group).
      */
-    const measured = (svc: ServiceProcess, prefix: string, into: Record<string, number>[], keys: string | readonly string[] = svc.apiKey): WrkFigures => {
+    const measured = async (svc: ServiceProcess, prefix: string, into: Record<string, number>[], keys: string | readonly string[] = svc.apiKey): Promise<WrkFigures> => {
+      await runOnly(svc, [service, baseline]);
       const pid = svc.child.pid!;
       const before = threadCpuMs(pid);
       const txnsBefore = lmdbLastTxnId(svc.dataDir);
@@ -194,10 +195,11 @@ export async function run(): Promise<BenchResult> {
     const manyRounds: WrkFigures[] = [];
     const manyCpu: Record<string, number>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      await runOnly(undefined, [service, baseline]);
       echoRounds.push(runWrk(`http://127.0.0.1:${echo.port}/`, [], SECONDS, echoLua));
-      orderRounds.push(measured(service, `w${round}`, cpu));
-      manyRounds.push(measured(service, `m${round}`, manyCpu, keys));
-      if (baseline !== undefined) baselineRounds.push(measured(baseline, `b${round}`, baselineCpu));
+      orderRounds.push(await measured(service, `w${round}`, cpu));
+      manyRounds.push(await measured(service, `m${round}`, manyCpu, keys));
+      if (baseline !== undefined) baselineRounds.push(await measured(baseline, `b${round}`, baselineCpu));
     }
     const medianOf = (rows: Record<string, number>[], key: string) => (rows.length === 0 ? null : median(rows.map((r) => r[key]!)));
     const baselineRps = baselineRounds.length === 0 ? null : median(baselineRounds.map((r) => r.rps));
@@ -206,6 +208,7 @@ export async function run(): Promise<BenchResult> {
     const manyRps = median(manyRounds.map((r) => r.rps));
     const echoRps = median(echoRounds.map((r) => r.rps));
     const halfRate = Math.max(100, Math.round(ordersRps / 2));
+    await runOnly(service, [service, baseline]);
     const half = runWrk(`${base}/v1/orders`, [header], SECONDS, luaScript(service.dataDir, 'paced', service.apiKey, halfRate));
     const halfAutocannon = await fixedRate(service.port, service.apiKey, halfRate);
     const floor = await commitLatency(Math.max(100, Math.round(ordersRps / 2)), SECONDS);
@@ -220,6 +223,10 @@ export async function run(): Promise<BenchResult> {
         orders_p50_ms: median(orderRounds.map((r) => r.p50_ms)),
         orders_p99_ms: median(orderRounds.map((r) => r.p99_ms)),
         orders_non2xx: bad,
+        // Every round's figure, in order: a trend across rounds (a build that slows as its data grows) shows here.
+        orders_rps_rounds: orderRounds.map((r) => Math.round(r.rps)).join(' '),
+        baseline_orders_rps_rounds: baselineRounds.map((r) => Math.round(r.rps)).join(' '),
+        clients_4_orders_rps_rounds: manyRounds.map((r) => Math.round(r.rps)).join(' '),
         echo_rps: Math.round(echoRps),
         baseline_ref: BASELINE,
         baseline_orders_rps: baselineRps === null ? null : Math.round(baselineRps),

@@ -352,7 +352,11 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       // Fee in USD 1e9 (quote currencies here are USD-pegged); the venue rounds up, as venues do.
       const fee = venueFee1e9(f.price_1e9, f.qty_1e8, this.spec.taker_bps);
       cum += fee;
-      return { ...f, fee_1e9: fee, cum_fee_1e9: cum };
+      // A literal, not `{ ...f, fee_1e9, cum_fee_1e9 }`: that spread gave every fill its own
+      // hidden class here (V8 cloned the source's map, then added two fields out of object), tens
+      // of thousands of maps that the child journal kept alive and every reader's inline caches
+      // went megamorphic over: orders/s fell by a quarter over a minute of load.
+      return { price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: f.trade_id, ts_ns: f.ts_ns, fee_1e9: fee, cum_fee_1e9: cum };
     });
     return {
       child_id,

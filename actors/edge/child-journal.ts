@@ -1,3 +1,5 @@
+import { RecentMap } from '../../domain/recent.ts';
+
 /**
  * What an edge did with each child order it was sent, so a router whose answer was lost can
  * reconcile against the venue instead of guessing: the edge's answer, or, for a child it never
@@ -9,9 +11,11 @@ export type Reconciled<R> = { known: true; result: R } | { known: false };
 const TOMBSTONE = Symbol('tombstone');
 
 export class ChildJournal<R> {
-  private readonly entries = new Map<string, R | typeof TOMBSTONE>();
+  private readonly entries: RecentMap<string, R | typeof TOMBSTONE>;
 
-  constructor(private readonly capacity = 20_000) {}
+  constructor(capacity = 20_000) {
+    this.entries = new RecentMap(capacity);
+  }
 
   /** True when the child was reconciled as never received: it must not execute now. */
   refused(childId: string): boolean {
@@ -36,8 +40,6 @@ export class ChildJournal<R> {
   }
 
   private put(childId: string, entry: R | typeof TOMBSTONE): void {
-    this.entries.delete(childId);
     this.entries.set(childId, entry);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }

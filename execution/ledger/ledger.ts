@@ -20,6 +20,7 @@
  */
 import { parseSymbol } from '../../domain/market.ts';
 import type { Mode } from '../../domain/orders.ts';
+import { RecentSet } from '../../domain/recent.ts';
 
 // --- Vocabulary -------------------------------------------------------------------------------
 
@@ -350,7 +351,7 @@ export class Ledger {
    * booking, where a repeat is recent; kept whole, it grew by every fill for ever (an unbounded
    * set in every router, found by the soak).
    */
-  private fillIds = new Set<string>();
+  private fillIds = new RecentSet<string>(FILL_ID_WINDOW);
   private nextRowId = 1;
   private nextReservationId = 1;
 
@@ -546,7 +547,6 @@ export class Ledger {
     }
 
     this.fillIds.add(fill.fill_id);
-    if (this.fillIds.size > FILL_ID_WINDOW) this.fillIds.delete(this.fillIds.values().next().value!);
     const changed: Row[] = [baseRow, quoteRow];
     if (feeRow !== undefined && feeRow !== baseRow && feeRow !== quoteRow) changed.push(feeRow);
     for (const row of changed) settleLifecycle(row);
@@ -645,7 +645,7 @@ export class Ledger {
         row_id: r.row.id,
         remaining_qty_1e8: r.remaining.toString(),
       })),
-      fill_ids: options.withFillIds === false ? [] : [...this.fillIds],
+      fill_ids: options.withFillIds === false ? [] : [...this.fillIds.keys()],
     };
   }
 
@@ -849,7 +849,7 @@ interface ParsedState {
   venues: Map<string, Map<string, Row>>;
   ordered: Row[];
   reservations: Map<number, Reservation>;
-  fillIds: Set<string>;
+  fillIds: RecentSet<string>;
   nextRowId: number;
   nextReservationId: number;
 }
@@ -907,7 +907,7 @@ function parseSnapshot(s: unknown): ParsedState | string {
   }
   // Locked covers at least the open reservations (later it also holds perp margin).
   for (const [row, reserved] of reservedByRow) if (row.locked < reserved) return `row ${row.id} locks less than its reservations`;
-  const fillIds = new Set<string>();
+  const fillIds = new RecentSet<string>(FILL_ID_WINDOW);
   for (const id of s.fill_ids as unknown[]) {
     if (!isStr(id)) return 'bad fill id';
     fillIds.add(id);

@@ -184,7 +184,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       child_id: child.child_id,
       venue: this.spec.venue,
       edge_id: this.spec.edge_id,
-      fill: { ...fill, fee_1e9: fee, cum_fee_1e9: child.cum_fee_1e9 },
+      fill: pricedFill(fill, fee, child.cum_fee_1e9),
       left_qty_1e8: Math.max(0, left_qty_1e8),
       maker_bps: this.spec.maker_bps,
     };
@@ -258,7 +258,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   /** A resting child: its crossing part answers now (taker fees); the rest fills later as maker. */
   private place(message: Extract<EdgeMessage, { t: 'Place' }>): ChildPlacement {
     if (this.journal.refused(message.child_id)) {
-      return { ...this.childExecution(message.child_id, false, 'reconciled_as_not_received', []), resting_qty_1e8: 0 };
+      return placementOf(this.childExecution(message.child_id, false, 'reconciled_as_not_received', []), 0);
     }
     const report = this.sim!.placeLimit(message.symbol, message.side === 'buy' ? Side.BID : Side.ASK, message.qty_1e8, message.limit_price_1e9, Date.now() * NS_PER_MS);
     this.flush();
@@ -269,7 +269,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       this.resting.set(report.order_id, child);
       this.restingByChild.set(message.child_id, child);
     }
-    const placement: ChildPlacement = { ...execution, resting_qty_1e8: report.resting_qty_1e8 };
+    const placement = placementOf(execution, report.resting_qty_1e8);
     this.journal.record(message.child_id, placement);
     return placement;
   }
@@ -352,11 +352,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       // Fee in USD 1e9 (quote currencies here are USD-pegged); the venue rounds up, as venues do.
       const fee = venueFee1e9(f.price_1e9, f.qty_1e8, this.spec.taker_bps);
       cum += fee;
-      // A literal, not `{ ...f, fee_1e9, cum_fee_1e9 }`: that spread gave every fill its own
-      // hidden class here (V8 cloned the source's map, then added two fields out of object), tens
-      // of thousands of maps that the child journal kept alive and every reader's inline caches
-      // went megamorphic over: orders/s fell by a quarter over a minute of load.
-      return { price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: f.trade_id, ts_ns: f.ts_ns, fee_1e9: fee, cum_fee_1e9: cum };
+      return pricedFill(f, fee, cum);
     });
     return {
       child_id,
@@ -439,4 +435,18 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private emptyTape(): TapeBatch {
     return { venue: this.spec.venue, instrument_type: this.type, symbols: [], numbers: [], trade_ids: [] };
   }
+}
+
+/**
+ * A fill with its fees, as one literal. Not `{ ...f, fee_1e9, cum_fee_1e9 }`: that spread gave
+ * every fill its own hidden class here (V8 cloned the source's map, then added two fields out of
+ * object), tens of thousands of maps a minute that the child journal kept alive.
+ */
+function pricedFill(f: ExecutionFill, fee_1e9: number, cum_fee_1e9: number): ChildExecution['fills'][number] {
+  return { price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: f.trade_id, ts_ns: f.ts_ns, fee_1e9, cum_fee_1e9 };
+}
+
+/** A placement's answer, one literal for the same reason as `pricedFill`. */
+function placementOf(e: ChildExecution, resting_qty_1e8: number): ChildPlacement {
+  return { child_id: e.child_id, venue: e.venue, edge_id: e.edge_id, ok: e.ok, reason: e.reason, fills: e.fills, taker_bps: e.taker_bps, maker_bps: e.maker_bps, ack_ns: e.ack_ns, resting_qty_1e8 };
 }

@@ -4,7 +4,12 @@ import { RecentMap } from '../../domain/recent.ts';
  * What an edge did with each child order it was sent, so a router whose answer was lost can
  * reconcile against the venue instead of guessing: the edge's answer, or, for a child it never
  * saw, a tombstone, so the child is refused if it arrives late (it then never executes, and the
- * router may book it as not received). Bounded: the oldest entries go first.
+ * router may book it as not received).
+ *
+ * Bounded twice: entries older than `retentionMs` go (a router reconciles a lost answer within
+ * about 11 s: the child timeout, then eight backoffs, `execution/legs.ts`), and at most
+ * `capacity` are kept whatever their age. Without the age bound a quiet edge kept its last
+ * 20,000 answers for hours (half a kilobyte each), which the soak saw as a steady climb.
  */
 export type Reconciled<R> = { known: true; result: R } | { known: false };
 
@@ -13,7 +18,11 @@ const TOMBSTONE = Symbol('tombstone');
 export class ChildJournal<R> {
   private readonly entries: RecentMap<string, R | typeof TOMBSTONE>;
 
-  constructor(capacity = 20_000) {
+  constructor(
+    capacity = 20_000,
+    private readonly retentionMs = 60_000,
+    private readonly clock: () => number = Date.now,
+  ) {
     this.entries = new RecentMap(capacity);
   }
 
@@ -40,6 +49,8 @@ export class ChildJournal<R> {
   }
 
   private put(childId: string, entry: R | typeof TOMBSTONE): void {
-    this.entries.set(childId, entry);
+    const now = this.clock();
+    this.entries.forgetBefore(now - this.retentionMs);
+    this.entries.set(childId, entry, now);
   }
 }

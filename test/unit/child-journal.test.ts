@@ -24,4 +24,17 @@ describe('edge child journal (reconciliation)', () => {
     assert.equal(j.refused('c-1'), false, 'c-1 was forgotten, not tombstoned');
     assert.deepEqual(j.reconcile('c-4'), { known: true, result: 4 }, 'the newest is kept');
   });
+
+  it('forgets answers older than its retention, so a quiet edge does not keep its last 20,000 for hours', () => {
+    let now = 0;
+    const j = new ChildJournal<number>(20_000, 60_000, () => now);
+    j.record('c-old', 1);
+    now = 59_000;
+    j.record('c-mid', 2);
+    now = 61_000;
+    j.record('c-new', 3);
+    assert.equal(j.size, 2, 'c-old (set at 0) is past 60 s');
+    assert.deepEqual(j.reconcile('c-mid'), { known: true, result: 2 }, 'within the retention: still known');
+    assert.equal(j.refused('c-old'), false, 'forgotten, not tombstoned');
+  });
 });

@@ -30,6 +30,24 @@ describe('recent-keys window (domain/recent.ts)', () => {
     );
   });
 
+  it('forgets the keys set before a time, oldest first, and keeps bounding by count after', () => {
+    const window = new RecentMap<string, number>(3);
+    window.set('a', 1, 10);
+    window.set('b', 2, 20);
+    window.set('a', 9, 25); // a known key keeps its place and its stamp
+    window.set('c', 3, 30);
+    window.forgetBefore(21);
+    assert.deepEqual([...window.keys()], ['c'], 'a (10) and b (20) were set before 21');
+    assert.equal(window.get('a'), undefined);
+    window.forgetBefore(21);
+    assert.equal(window.size, 1, 'forgetting again changes nothing');
+    for (const [k, t] of [['d', 40], ['e', 50], ['f', 60]] as const) window.set(k, 0, t);
+    assert.deepEqual([...window.keys()], ['d', 'e', 'f'], 'the count bound still holds after slots were freed');
+    window.forgetBefore(1_000);
+    assert.equal(window.size, 0);
+    assert.deepEqual([...window.keys()], []);
+  });
+
   it('a set of keys: a repeat is known, the oldest leaves first', () => {
     const set = new RecentSet<string>(2);
     set.add('a');

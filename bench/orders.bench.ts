@@ -264,7 +264,14 @@ export async function run(): Promise<BenchResult> {
       ratios: {
         orders_over_echo_rps: Number((ordersRps / echoRps).toFixed(3)),
         clients_4_over_clients_1_rps: Number((manyRps / ordersRps).toFixed(3)),
-        ...(baselineRps === null ? {} : { orders_over_baseline_rps: Number((ordersRps / baselineRps).toFixed(3)) }),
+        ...(baselineRps === null
+          ? {}
+          : {
+              orders_over_baseline_rps: Number((ordersRps / baselineRps).toFixed(3)),
+              // Each round's pair (the two builds measured seconds apart), then the median: one
+              // slow window on either side moves it less than it moves a ratio of medians.
+              orders_over_baseline_rps_paired_median: Number(median(orderRounds.map((r, i) => r.rps / baselineRounds[i]!.rps)).toFixed(3)),
+            }),
         half_rate_p99_over_commit_floor_p99: Number((half.p99_ms / floor.p99_ms).toFixed(2)),
       },
       targets: {

@@ -11,7 +11,9 @@
  *   operator   the kill switch on for 2 s every 90 s
  *
  * Reported over time: the process's RSS split into anonymous memory (heaps, buffers) and file
- * pages (LMDB's map as it is touched), CPU, orders/s and their p99, quote p99, open WebSockets.
+ * pages (LMDB's map as it is touched), CPU, orders/s and their p99, quote p99, open WebSockets,
+ * and the service's own read-out (`/v1/health/feeds`): V8 heap of every thread, the gateway
+ * thread's event-loop delay p99, the fullest ring.
  * It fails when anonymous memory keeps growing past the warm-up (SOAK_WARMUP_MINUTES, default
  * 5; a least-squares slope above max(16 MB, 5 %) an hour) or the order p99 drifts (last third against the first third after warm-up). Results go to
  * bench/results/soak.json and the pictures to docs/img/soak-*.svg. Loopback only; every client is
@@ -50,6 +52,12 @@ interface Sample {
   orders_per_s: number;
   order_p99_ms: number;
   quote_p99_ms: number;
+  /** V8 heap in use, every thread (the service's own read-out). */
+  heap_mb: number | null;
+  /** The gateway thread's event-loop delay p99 over its last 10 s window. */
+  loop_p99_ms: number | null;
+  /** The fullest ring of any thread at the sample, percent in use. */
+  ring_max_pct: number | null;
   ws_open: number;
   errors: number;
 }
@@ -252,6 +260,28 @@ class Soak {
     }
   }
 
+  /**
+   * What the service reports of its own threads (`GET /v1/health/feeds`): V8 heap in use, all
+   * threads together; the gateway thread's event-loop delay p99 over its last 10 s; the fullest
+   * ring of any thread. Null when the read-out failed (counted as unexpected).
+   */
+  async threads(): Promise<{ heap_mb: number; loop_p99_ms: number; ring_max_pct: number } | null> {
+    try {
+      const res = await this.call('GET', '/v1/health/feeds', this.service.apiKey);
+      const body = res.json as {
+        rings: { heap_used_bytes: number | null; fullest_ring: number | null }[];
+        gateway_thread: { heap_used_bytes: number; fullest_ring: number; event_loop_delay: { p99_ms: number } };
+      };
+      if (res.status !== 200) throw new Error(String(res.status));
+      const heap = body.rings.reduce((sum, r) => sum + (r.heap_used_bytes ?? 0), body.gateway_thread.heap_used_bytes);
+      const fullest = Math.max(body.gateway_thread.fullest_ring, ...body.rings.map((r) => r.fullest_ring ?? 0));
+      return { heap_mb: Number((heap / 2 ** 20).toFixed(1)), loop_p99_ms: body.gateway_thread.event_loop_delay.p99_ms, ring_max_pct: Number((fullest * 100).toFixed(2)) };
+    } catch {
+      this.note('health/feeds read-out failed');
+      return null;
+    }
+  }
+
   /** The figures of the window since the last call. */
   window(): { orders: number; p99: number; quoteP99: number } {
     const sorted = this.latencies.sort((a, b) => a - b);
@@ -287,6 +317,11 @@ function slopePerMinute(points: [number, number][]): number {
   return den === 0 ? 0 : num / den;
 }
 
+function medianOrNull(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : median(known);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -308,6 +343,7 @@ async function main(): Promise<void> {
       const memory = memoryOf(pid);
       const cpu = [...threadCpuMs(pid).values()].reduce((s, v) => s + v, 0);
       const w = soak.window();
+      const threads = await soak.threads();
       const sample: Sample = {
         t_min: Number(((Date.now() - started) / 60_000).toFixed(2)),
         rss_mb: Math.round(memory.rss),
@@ -317,6 +353,9 @@ async function main(): Promise<void> {
         orders_per_s: Math.round(w.orders / SAMPLE_S),
         order_p99_ms: Number(w.p99.toFixed(1)),
         quote_p99_ms: Number(w.quoteP99.toFixed(1)),
+        heap_mb: threads?.heap_mb ?? null,
+        loop_p99_ms: threads?.loop_p99_ms ?? null,
+        ring_max_pct: threads?.ring_max_pct ?? null,
         ws_open: soak.openSockets,
         errors: soak.errors - errorsBefore,
       };
@@ -355,6 +394,7 @@ async function main(): Promise<void> {
       { name: 'RSS', color: '#1f77b4', points: samples.map((s) => [s.t_min, s.rss_mb]) },
       { name: 'anonymous (heaps, buffers)', color: '#d62728', points: samples.map((s) => [s.t_min, s.anon_mb]) },
       { name: 'file pages (LMDB map)', color: '#2ca02c', points: samples.map((s) => [s.t_min, s.file_mb]) },
+      { name: 'V8 heap in use, all threads', color: '#9467bd', points: samples.flatMap((s) => (s.heap_mb === null ? [] : [[s.t_min, s.heap_mb] as [number, number]])) },
     ],
   }));
   writeFileSync(join(img, 'soak-latency.svg'), lineChart({
@@ -362,6 +402,7 @@ async function main(): Promise<void> {
     series: [
       { name: 'POST /v1/orders p99', color: '#d62728', points: samples.map((s) => [s.t_min, s.order_p99_ms]) },
       { name: 'GET /v1/quotes p99', color: '#1f77b4', points: samples.map((s) => [s.t_min, s.quote_p99_ms]) },
+      { name: 'gateway event-loop delay p99', color: '#2ca02c', points: samples.flatMap((s) => (s.loop_p99_ms === null ? [] : [[s.t_min, s.loop_p99_ms] as [number, number]])) },
     ],
   }));
   const path = writeResult({
@@ -377,6 +418,11 @@ async function main(): Promise<void> {
       anon_growth_limit_mb_per_hour: Math.round(growthLimit),
       rss_mb_end: samples.at(-1)?.rss_mb ?? null,
       file_mb_end: samples.at(-1)?.file_mb ?? null,
+      heap_mb_after_warmup: medianOrNull(first.map((s) => s.heap_mb)),
+      heap_mb_end: medianOrNull(last.map((s) => s.heap_mb)),
+      heap_growth_mb_per_hour: Number((slopePerMinute(after.flatMap((s) => (s.heap_mb === null ? [] : [[s.t_min, s.heap_mb] as [number, number]]))) * 60).toFixed(1)),
+      loop_delay_p99_ms_median: medianOrNull(after.map((s) => s.loop_p99_ms)),
+      ring_max_pct: Math.max(0, ...after.map((s) => s.ring_max_pct ?? 0)),
       order_p99_ms_after_warmup: p99Start,
       order_p99_ms_end: p99End,
       orders_per_s_median: median(after.map((s) => s.orders_per_s)),

@@ -10,6 +10,8 @@ export interface WorkerStats {
   actors: number;
   actor_restarts: number;
   mailbox_pending_bytes: number;
+  /** The fullest inbound ring's share in use, 0..1. */
+  fullest_ring: number;
   heap_used_bytes: number;
 }
 
@@ -26,6 +28,7 @@ export function systemActor(endpoint: Endpoint): Actor<SystemMessage> {
         actors: endpoint.actorCount,
         actor_restarts: endpoint.actorRestarts(),
         mailbox_pending_bytes: endpoint.mailbox.pendingBytes(),
+        fullest_ring: endpoint.mailbox.fullestRing(),
         heap_used_bytes: process.memoryUsage().heapUsed,
       };
     },

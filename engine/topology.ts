@@ -4,6 +4,7 @@ import { Endpoint } from './endpoint.ts';
 import type { MessageLayout } from './message-layout.ts';
 import { GATEWAY_THREAD, systemActorKey } from './placement.ts';
 import { createControl, createRing, type RingHandle } from './ring/spsc-ring.ts';
+import { LoopDelayMonitor, type LoopDelay } from './loop-delay.ts';
 import type { WorkerStats } from './system-actor.ts';
 import { eventLoopScheduler } from './timers.ts';
 import type { ControlMessage, WorkerBoot, WorkerReport } from './worker-main.ts';
@@ -74,6 +75,7 @@ export class Topology {
   private parked = false;
   private parkGeneration = 0;
   private readyListeners: ((ready: boolean) => void)[] = [];
+  private readonly loopDelay = new LoopDelayMonitor();
 
   constructor(options: TopologyOptions) {
     if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError('workers must be >= 1');
@@ -140,6 +142,11 @@ export class Topology {
     }));
   }
 
+  /** The gateway thread's own figures: its heap, its event-loop delay over the last window, its fullest inbound ring. */
+  gatewayStats(): { heap_used_bytes: number; event_loop_delay: LoopDelay; fullest_ring: number } {
+    return { heap_used_bytes: process.memoryUsage().heapUsed, event_loop_delay: this.loopDelay.lastWindow(), fullest_ring: this.endpoint.mailbox.fullestRing() };
+  }
+
   /** Per-worker statistics gathered through the rings (the system actors). */
   async stats(timeoutMs = 1_000): Promise<(WorkerStats | null)[]> {
     return Promise.all(
@@ -165,6 +172,7 @@ export class Topology {
   async stop(timeoutMs = 5_000): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.loopDelay.stop();
     this.emitReady();
     await Promise.all(
       this.slots.slice(1).map(async (slot) => {

@@ -64,6 +64,13 @@ export class Mailbox {
     return total;
   }
 
+  /** The fullest inbound ring's share in use, 0..1: one full ring is backpressure on its producer. */
+  fullestRing(): number {
+    let fullest = 0;
+    for (const reader of this.readers) if (reader !== undefined) fullest = Math.max(fullest, reader.usedBytes() / reader.capacity);
+    return fullest;
+  }
+
   /**
    * Blocks the thread until a producer rings or `timeoutMs` passes. Only for threads that own
    * no sockets: the event loop does not run while parked.

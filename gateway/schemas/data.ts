@@ -38,11 +38,29 @@ export const FeedHealthSchema = Type.Object(
           thread: Type.Integer({ minimum: 1 }),
           up: Type.Boolean({ description: 'the worker answered the stats request' }),
           mailbox_pending_bytes: Nullable(Count(), 'null when the worker did not answer'),
+          fullest_ring: Nullable(Type.Number({ minimum: 0, maximum: 1, description: "the fullest of the worker's inbound rings, share in use (1: its producer sees backpressure)" })),
+          heap_used_bytes: Nullable(Count(), "the worker's V8 heap in use; null when the worker did not answer"),
           actors: Nullable(Count(), 'null when the worker did not answer'),
         },
         { additionalProperties: false },
       ),
       { description: 'one per worker thread' },
+    ),
+    gateway_thread: Type.Object(
+      {
+        heap_used_bytes: Count("the gateway thread's V8 heap in use"),
+        fullest_ring: Type.Number({ minimum: 0, maximum: 1, description: 'the fullest ring into the gateway thread (replies, publishes, journal frames), share in use' }),
+        event_loop_delay: Type.Object(
+          {
+            window_ms: Count('the window these figures cover (the last complete one); 0 before the first ends'),
+            p50_ms: Type.Number({ minimum: 0 }),
+            p99_ms: Type.Number({ minimum: 0 }),
+            max_ms: Type.Number({ minimum: 0 }),
+          },
+          { additionalProperties: false, description: "how late the gateway thread's event loop ran a 10 ms timer" },
+        ),
+      },
+      { additionalProperties: false, description: 'thread 0: HTTP, WebSocket, SSE and the journal' },
     ),
     venues: Type.Array(
       Type.Object(

@@ -508,12 +508,13 @@ describe('market data: edges, symbols, fair price, fees, history, funding, healt
     assertError(await call(base, 'GET', '/v1/health/feeds'), 401, 'UNAUTHENTICATED');
     const res = await get<{
       symbols: { symbol: string; instrument_type: string; age_ms: number | null; venues_expected: number; venues_quoting: number; crossed: boolean; gap: boolean }[];
-      rings: { thread: number; up: boolean }[];
+      rings: { thread: number; up: boolean; fullest_ring: number | null; heap_used_bytes: number | null }[];
       venues: { edge_id: string; connected: boolean; last_seen_age_ms: number | null; symbol_count: number }[];
       tape: { written: number };
+      gateway_thread: { heap_used_bytes: number; fullest_ring: number; event_loop_delay: { window_ms: number; p99_ms: number } };
     }>('/v1/health/feeds');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const { symbols, rings, venues, tape } = res.body;
+    const { symbols, rings, venues, tape, gateway_thread } = res.body;
     assert.equal(symbols.length, books().length, 'one row per book');
     for (const s of symbols) {
       assert.ok(s.age_ms === null || isInt(s.age_ms), JSON.stringify(s));
@@ -523,7 +524,16 @@ describe('market data: edges, symbols, fair price, fees, history, funding, healt
     assert.ok(btc.age_ms !== null, 'BTC-USDT is fresh');
     assert.ok(btc.venues_quoting > 0);
     assert.equal(rings.length, 2, 'two worker threads');
-    for (const r of rings) assert.equal(r.up, true);
+    for (const r of rings) {
+      assert.equal(r.up, true);
+      assert.ok(r.heap_used_bytes !== null && r.heap_used_bytes > 1_000_000, `a worker's heap is megabytes: ${JSON.stringify(r)}`);
+      assert.ok(r.fullest_ring !== null && r.fullest_ring >= 0 && r.fullest_ring <= 1, JSON.stringify(r));
+    }
+    // Thread 0's own figures: a live heap, a ring share, and the loop's delay window (0 before the first 10 s end).
+    assert.ok(gateway_thread.heap_used_bytes > 1_000_000, JSON.stringify(gateway_thread));
+    assert.ok(gateway_thread.fullest_ring >= 0 && gateway_thread.fullest_ring <= 1);
+    assert.ok([0, 10_000].includes(gateway_thread.event_loop_delay.window_ms), JSON.stringify(gateway_thread));
+    assert.ok(gateway_thread.event_loop_delay.p99_ms >= 0);
     assert.deepEqual(venues.map((v) => v.edge_id).sort(), EDGES.map((e) => e.edge_id).sort());
     assert.equal(typeof tape, 'object');
     assert.ok(isInt(tape.written));

@@ -11,6 +11,8 @@ export interface ServiceConfig {
   logLevel: string;
   /** Seed of the simulated venues: the same seed gives the same market. */
   simSeed: number;
+  /** Seed of the sandbox venues' fault draws, for clients that set none: the same seed and book sequence give the same sandbox fills. */
+  sandboxSeed: number;
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
   credentialsKey?: string | undefined;
   /** Per-order notional cap, USD (pre-trade risk). */
@@ -55,6 +57,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     workers: integer('WORKERS', Math.max(1, availableParallelism()), 1, 64),
     logLevel,
     simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),
+    sandboxSeed: integer('SANDBOX_SEED', 1, 0, 2 ** 31 - 1),
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),

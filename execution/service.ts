@@ -1,5 +1,5 @@
 import type { HaltFlag, Messenger, OrderLog } from './types.ts';
-import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxProfile } from '../actors/edge/messages.ts';
 import { isDollarAsset, type Ledger } from './ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../actors/market/directory.ts';
 import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
@@ -44,6 +44,8 @@ export interface ExecutionDeps {
   market: MarketView;
   halt: HaltFlag;
   credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>;
+  /** How the edges execute this client's sandbox children (its effective sandbox settings). */
+  sandboxProfile: (client: string) => SandboxProfile;
   events: ExecutionEvents;
   config: ExecutionConfig;
   log: Logger;
@@ -89,6 +91,7 @@ export class ExecutionService {
   private readonly quotes: MarketView;
   private readonly killSwitch: HaltFlag;
   private readonly credentialedVenues: (client: string, mode: Mode) => ReadonlySet<string>;
+  private readonly sandboxProfile: (client: string) => SandboxProfile;
   private readonly events: ExecutionEvents;
   private readonly config: ExecutionConfig;
   private readonly log: Logger;
@@ -103,6 +106,7 @@ export class ExecutionService {
     this.quotes = deps.market;
     this.killSwitch = deps.halt;
     this.credentialedVenues = deps.credentialedVenues;
+    this.sandboxProfile = deps.sandboxProfile;
     this.events = events;
     this.config = config;
     this.log = log;
@@ -400,7 +404,9 @@ export class ExecutionService {
       }
     });
     // Every leg answers within the child timeout (a resting one with its crossing part), so the
-    // first fills are booked together and share one commit with the order.
+    // first fills are booked together and share one commit with the order. A sandbox order's
+    // legs carry the client's sandbox profile: the edge fills them in its sandbox venue.
+    const sandbox = order.mode === 'sandbox' ? this.sandboxProfile(order.client_id) : null;
     const results = await Promise.all(
       order.children.map((child) =>
         child.status !== 'sent'
@@ -411,8 +417,8 @@ export class ExecutionService {
                 // An IOC leg's limit is the plan's worst level, widened by the protection band
                 // for a market order (legs.ts): it does not walk far past what was routed.
                 child.time_in_force === 'gtc'
-                  ? ({ t: 'Place', owner: this.self, child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9! } satisfies EdgeMessage)
-                  : ({ t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9 } satisfies EdgeMessage),
+                  ? ({ t: 'Place', owner: this.self, child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9!, sandbox } satisfies EdgeMessage)
+                  : ({ t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
               .catch((err: unknown) => err as Error),

@@ -11,6 +11,8 @@ import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
 import { corrupt, VenueFaults, type LegFault } from './sim/venue-faults.ts';
 import { childExecutionLayout, childPlacementLayout, EdgeFrame } from './wire.ts';
+import { placementOf, pricedFill } from './reports.ts';
+import { SandboxLegs } from './sandbox-legs.ts';
 import { TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
@@ -71,6 +73,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private readonly restingByChild = new Map<string, RestingChild>();
   /** The symbol `fillDepth` writes; set just before each slot write (no closure per write). */
   private depthSymbol = '';
+  /** Sandbox children: executed against this edge's book, never on the venue (`sandbox-legs.ts`). */
+  private sandbox: SandboxLegs | undefined;
   /** Injected child-order faults (test-only `LegFaults`); undefined, the default, costs one branch per leg. */
   private legFaults: VenueFaults | undefined;
 
@@ -96,6 +100,14 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
         if (entry !== undefined && index >= 0) this.depthSlots.set(listing.symbol, depthSlot(entry, index));
       }
     }
+    const sim = this.sim;
+    this.sandbox = new SandboxLegs({
+      spec: this.spec,
+      sim: () => sim,
+      nowNs: () => Date.now() * NS_PER_MS,
+      schedule: (ms, fn) => void ctx.schedule(ms, fn),
+      tell: (owner, fill) => void ctx.tell(owner, fill),
+    });
     this.tick();
   }
 
@@ -130,10 +142,16 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
           ),
         );
       case 'Execute':
+        if (message.sandbox) return this.sandboxLeg(message);
         return this.legFaults === undefined ? this.execute(message) : this.faulty(message, this.legFaults, ctx);
       case 'Place':
+        if (message.sandbox) return this.sandboxLeg(message);
         return this.legFaults === undefined ? this.place(message) : this.faulty(message, this.legFaults, ctx);
       case 'Cancel':
+        if (this.sandbox?.isResting(message.child_id)) {
+          const cancelled = this.sandbox.cancel(message.child_id);
+          return { child_id: message.child_id, found: cancelled > 0, cancelled_qty_1e8: cancelled } satisfies CancelResult;
+        }
         if (this.legFaults?.sessionDown(Date.now())) return NO_REPLY;
         return this.cancel(message.child_id);
       case 'Reconcile':
@@ -160,6 +178,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
 
   // VenueSink: the simulated venue's events, buffered until the end of the advance.
   onLevel(symbol: string, side: Side, price_1e9: number, qty_1e8: number, ts_ns: number): void {
+    this.sandbox?.onLevel(symbol, side, price_1e9, qty_1e8);
     let buffer = this.pending.get(symbol);
     if (buffer === undefined) {
       buffer = [];
@@ -193,6 +212,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   }
 
   onTrade(t: TradeEvent): void {
+    this.sandbox?.onTrade(t.symbol, t.price_1e9, t.qty_1e8, t.taker_side, t.ts_ns);
     const tape = this.tape;
     tape.symbols.push(t.symbol);
     tape.numbers.push(t.price_1e9, t.qty_1e8, t.taker_side, Math.floor(t.ts_ns / NS_PER_MS));
@@ -237,6 +257,24 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       ctx.publish(TAPE_TOPIC.name, this.tape);
       this.tape = this.emptyTape();
     }
+  }
+
+  /**
+   * A sandbox child: executed by the sandbox venue against this edge's book at its arrival, never
+   * on the venue. Its answer is journaled like a live one (so `Reconcile` finds it), and goes
+   * unanswered when the client's profile draws a lost answer.
+   */
+  private sandboxLeg(message: Execute | Place): Promise<unknown> | ChildExecution {
+    if (this.journal.refused(message.child_id)) return this.childExecution(message.child_id, false, 'reconciled_as_not_received', []);
+    const profile = message.sandbox!;
+    const answer =
+      message.t === 'Execute'
+        ? this.sandbox!.execute(profile, message.child_id, message.symbol, message.side, message.qty_1e8, message.limit_price_1e9)
+        : this.sandbox!.place(profile, message.owner, message.child_id, message.symbol, message.side, message.qty_1e8, message.limit_price_1e9);
+    return answer.then(({ answer: result, lost }) => {
+      this.journal.record(message.child_id, result);
+      return lost ? NO_REPLY : result;
+    });
   }
 
   /** Runs a child order against the venue's book and prices its fills with the taker fee. */
@@ -437,16 +475,3 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   }
 }
 
-/**
- * A fill with its fees, as one literal. Not `{ ...f, fee_1e9, cum_fee_1e9 }`: that spread gave
- * every fill its own hidden class here (V8 cloned the source's map, then added two fields out of
- * object), tens of thousands of maps a minute that the child journal kept alive.
- */
-function pricedFill(f: ExecutionFill, fee_1e9: number, cum_fee_1e9: number): ChildExecution['fills'][number] {
-  return { price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: f.trade_id, ts_ns: f.ts_ns, fee_1e9, cum_fee_1e9 };
-}
-
-/** A placement's answer, one literal for the same reason as `pricedFill`. */
-function placementOf(e: ChildExecution, resting_qty_1e8: number): ChildPlacement {
-  return { child_id: e.child_id, venue: e.venue, edge_id: e.edge_id, ok: e.ok, reason: e.reason, fills: e.fills, taker_bps: e.taker_bps, maker_bps: e.maker_bps, ack_ns: e.ack_ns, resting_qty_1e8 };
-}

@@ -10,10 +10,13 @@ export type EdgeMessage =
   | { t: 'Subscribe'; symbol: string }
   /** The edge's own book of a symbol now, for routing (no venue round trip). */
   | { t: 'Book'; symbol: string; depth: number }
-  /** A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. */
-  | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null }
+  /**
+   * A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. With a
+   * `sandbox` profile it fills in the edge's sandbox venue, never on the venue (`sandbox-legs.ts`).
+   */
+  | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null; sandbox?: SandboxProfile | null }
   /** A child order that rests (GTC): crosses what it can now, the rest fills later as maker (`MakerFill` told to `owner`, the order's router). */
-  | { t: 'Place'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number }
+  | { t: 'Place'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number; sandbox?: SandboxProfile | null }
   /** Cancels a resting child; answers `CancelResult`. */
   | { t: 'Cancel'; child_id: string }
   /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
@@ -27,6 +30,20 @@ export type EdgeMessage =
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number }
   /** Test-only: the simulated venue misbehaves on child orders as `policy` says (null: off, the default); answers true. */
   | { t: 'LegFaults'; policy: LegFaultPolicy | null };
+
+/**
+ * How a sandbox child is executed: the client's effective sandbox settings (seed and fault
+ * knobs, `PUT /v1/sandbox/settings`, effective from the last reset), carried by every sandbox
+ * child so the edge keeps no per-client state that a restart could lose.
+ */
+export interface SandboxProfile {
+  seed: number;
+  latency_ms: number;
+  reject_rate: number;
+  partial_fill_rate: number;
+  disconnect_rate: number;
+  cancel_race: boolean;
+}
 
 /** The spec's Edge status (EdgeStatusResponse). */
 export interface EdgeStatus {

@@ -7,6 +7,8 @@
  *   | word | str    | u8 side  | f64 | f64?   |   | word | str    | str | u8 side  | f64 | f64    |
  *   |symbol|child_id| 0 buy 1  | qty | limit  |   |symbol|child_id|owner| 0 buy 1  | qty | limit  |
  *   +------+--------+----------+-----+--------+   +------+--------+-----+----------+-----+--------+
+ *   both then: | u8 sandbox (0 live, 1 sandbox) | if 1, the profile:                               |
+ *              | f64 seed | f64 latency_ms | f64 reject | f64 partial | f64 disconnect | u8 race  |
  *
  *   ChildExecution (answer 101; ChildPlacement, answer 103, appends f64 resting_qty_1e8)
  *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
@@ -21,7 +23,7 @@ import { EDGES, symbolsOf } from '../../domain/venues.ts';
 import { VENUES } from '../../domain/market.ts';
 import type { AnswerLayout, MessageLayout } from '../../engine/message-layout.ts';
 import { Lexicon, type WireReader, type WireWriter } from '../../engine/wire.ts';
-import type { ChildExecution, ChildPlacement, EdgeMessage } from './messages.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, SandboxProfile } from './messages.ts';
 
 /** The strings that repeat on the order path, the same on every thread (built from static reference data). */
 export const LEXICON = new Lexicon([...VENUES, ...EDGES.map((e) => e.edge_id), ...symbolsOf('spot'), ...symbolsOf('perp')]);
@@ -85,6 +87,19 @@ export const childPlacementLayout: AnswerLayout<ChildPlacement> = {
   },
 };
 
+function writeSandbox(p: SandboxProfile | null | undefined, w: WireWriter): void {
+  if (p === null || p === undefined) {
+    w.u8(0);
+    return;
+  }
+  w.u8(1).f64(p.seed).f64(p.latency_ms).f64(p.reject_rate).f64(p.partial_fill_rate).f64(p.disconnect_rate).u8(p.cancel_race ? 1 : 0);
+}
+
+function readSandbox(r: WireReader): SandboxProfile | null {
+  if (r.u8() === 0) return null;
+  return { seed: r.f64(), latency_ms: r.f64(), reject_rate: r.f64(), partial_fill_rate: r.f64(), disconnect_rate: r.f64(), cancel_race: r.u8() === 1 };
+}
+
 type Execute = Extract<EdgeMessage, { t: 'Execute' }>;
 type Place = Extract<EdgeMessage, { t: 'Place' }>;
 
@@ -96,9 +111,10 @@ export const executeLayout: MessageLayout<Execute> = {
     w.word(m.symbol, LEXICON).str(m.child_id);
     writeSide(m.side, w);
     w.f64(m.qty_1e8).optF64(m.limit_price_1e9);
+    writeSandbox(m.sandbox, w);
   },
   decode(r) {
-    return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64() };
+    return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64(), sandbox: readSandbox(r) };
   },
   answer: childExecutionLayout as AnswerLayout,
 };
@@ -111,9 +127,10 @@ export const placeLayout: MessageLayout<Place> = {
     w.word(m.symbol, LEXICON).str(m.child_id).str(m.owner);
     writeSide(m.side, w);
     w.f64(m.qty_1e8).f64(m.limit_price_1e9);
+    writeSandbox(m.sandbox, w);
   },
   decode(r) {
-    return { t: 'Place', symbol: r.word(LEXICON), child_id: r.str(), owner: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.f64() };
+    return { t: 'Place', symbol: r.word(LEXICON), child_id: r.str(), owner: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.f64(), sandbox: readSandbox(r) };
   },
   answer: childPlacementLayout as AnswerLayout,
 };

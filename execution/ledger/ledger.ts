@@ -386,6 +386,11 @@ export class Ledger {
     return this.ordered.map(copyRow);
   }
 
+  /** The venues this ledger holds any row on: in sandbox mode, the venues an order may use (balances stand in for credentials). */
+  venueSet(): Set<string> {
+    return new Set(this.venues.keys());
+  }
+
   /** qty - locked of a spot asset; 0 when there is no row. */
   available(venue: string, asset: string): bigint {
     const row = this.venues.get(venue)?.get(asset);

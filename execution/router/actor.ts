@@ -1,4 +1,5 @@
 import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
+import type { SandboxProfile } from '../../actors/edge/messages.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
 import { orderView, type Mode } from '../../domain/orders.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
@@ -65,6 +66,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
       r.reader.refresh();
       ({ reader, db } = r);
       const interest = new Int32Array(ctx.environment.shared['interest']!);
+      // Until a client's own settings exist: the service's seed, no injected faults.
+      const sandboxProfile: SandboxProfile = { seed: Number(ctx.environment.settings['sandboxSeed'] ?? 1), latency_ms: 0, reject_rate: 0, partial_fill_rate: 0, disconnect_rate: 0, cancel_race: false };
       const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
       service = new ExecutionService({
         orders,
@@ -74,7 +77,9 @@ export function routerActor(key: string): Actor<RouterMessage> {
         feeTiers: new FeeTiers(ctx, ctx.log),
         market: r.market,
         halt: sharedHaltFlag(ctx.environment.shared['halt']!),
-        credentialedVenues: (client, mode) => (venues ??= new Set(storedVenues(r.db, client, mode as Mode))),
+        // In sandbox mode a venue's sandbox balances stand in for its credentials (docs/api-decisions.md).
+        credentialedVenues: (client, mode) => (mode === 'sandbox' ? service!.ledger(client, 'sandbox').venueSet() : (venues ??= new Set(storedVenues(r.db, client, mode as Mode)))),
+        sandboxProfile: () => sandboxProfile,
         events: {
           wants: (channel, client, mode) => Atomics.load(interest, privateInterestIndex(channel, client, mode)) > 0,
           publish: (channel, client, mode, data) => void publishOn(ctx, ORDER_EVENTS_TOPIC, [channel, client, mode, data]),

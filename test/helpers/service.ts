@@ -30,6 +30,7 @@ export async function startTestService(
     workers: 2,
     logLevel: process.env['LOG_LEVEL'] ?? 'silent',
     simSeed: 7,
+    sandboxSeed: 1,
     ...overrides,
     dataDir,
     auth: {

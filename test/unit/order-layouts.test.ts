@@ -72,8 +72,11 @@ const execution: fc.Arbitrary<ChildExecution> = rec({
 });
 const placement: fc.Arbitrary<ChildPlacement> = fc.tuple(execution, units).map(([e, resting]) => ({ ...e, resting_qty_1e8: resting }));
 
-const execute = rec({ t: fc.constant('Execute' as const), child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: nullable(units) });
-const place = rec({ t: fc.constant('Place' as const), owner: id, child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: units });
+// A sandbox child carries its client's profile; a live one says so with null.
+const rate = fc.double({ min: 0, max: 1, noNaN: true });
+const sandbox = nullable(rec({ seed: fc.integer(), latency_ms: fc.nat(10_000), reject_rate: rate, partial_fill_rate: rate, disconnect_rate: rate, cancel_race: fc.boolean() }));
+const execute = rec({ t: fc.constant('Execute' as const), child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: nullable(units), sandbox });
+const place = rec({ t: fc.constant('Place' as const), owner: id, child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: units, sandbox });
 const makerFill: fc.Arbitrary<MakerFill> = rec({ t: fc.constant('MakerFill' as const), child_id: id, venue: word, edge_id: word, fill, left_qty_1e8: units, maker_bps: fc.double({ noNaN: true }) });
 
 /** Encodes, copies into shared memory at an odd offset (as a ring slot is), decodes every byte. */
@@ -118,8 +121,9 @@ describe('order path layouts: every field round-trips (property)', () => {
       return w.length;
     };
     assert.ok(LEXICON.indexOf('BTC-USDT') > 0 && LEXICON.indexOf('binance') > 0 && LEXICON.indexOf('venue-edge-okx') > 0);
-    assert.equal(size('BTC-USDT'), 2 + 3 + 1 + 8 + 8);
-    assert.equal(size('NOT-LISTED'), 2 + 2 + 10 + 3 + 1 + 8 + 8);
+    // symbol word | child id | side | qty | limit | live (no sandbox profile)
+    assert.equal(size('BTC-USDT'), 2 + 3 + 1 + 8 + 8 + 1);
+    assert.equal(size('NOT-LISTED'), 2 + 2 + 10 + 3 + 1 + 8 + 8 + 1);
   });
 
   it('a truncated frame is refused, never read past its end', () => {
@@ -188,7 +192,8 @@ describe('order path layouts on real rings', () => {
     worker.poll(16);
     gateway.poll(16);
     return Promise.resolve().then(() => {
-      assert.deepStrictEqual(received, [execute]);
+      // A live child decodes with its sandbox profile null.
+      assert.deepStrictEqual(received, [{ ...execute, sandbox: null }]);
       assert.deepStrictEqual(settled, answer);
       assert.deepEqual(types, [EdgeFrame.EXECUTE, EdgeFrame.EXECUTE + 1]);
     });

@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   consolidation: () => import('./consolidation.bench.ts'),
   sor: () => import('./sor.bench.ts'),
   records: () => import('./records.bench.ts'),
+  sandbox: () => import('./sandbox.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

@@ -110,7 +110,8 @@ export class Ledgers {
     }
     if (quotes.size === 0) return; // prediction venues list no markets yet
     const balances = [
-      ...[...quotes].map((asset) => ({ asset, qty_1e8: this.config.simAccountUsd * 1e8 })),
+      // BigInt: SIM_ACCOUNT_USD of 1e8 is 1e16 in _1e8 units, past 2^53; as a number it was dropped.
+      ...[...quotes].map((asset) => ({ asset, qty_1e8: BigInt(this.config.simAccountUsd) * 100_000_000n })),
       ...Object.entries(SIM_BASE_ASSETS).map(([asset, qty]) => ({ asset, qty_1e8: qty * 1e8, mark_usd_1e9: this.markOf(asset) })),
     ];
     ledger.seed(venue, balances);

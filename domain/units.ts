@@ -61,3 +61,31 @@ export function wallClockNs(): number {
 export function nowNs(): number {
   return Date.now() * 1_000_000;
 }
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/**
+ * A decimal number (a JSON number where the spec asks for one, e.g. sandbox `qty`) as an exact
+ * integer x 10^`decimals`, from the number's own shortest decimal text (`String(0.1)` is `0.1`),
+ * so no float multiply drifts (0.29 x 1e8 is 28999999.999999996). Undefined when the value is
+ * not finite or needs more than `decimals` decimal places.
+ */
+export function decimalToScaled(value: number, decimals: number): bigint | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  const m = DECIMAL.exec(String(value));
+  if (m === null) return undefined;
+  const digits = m[2]! + (m[3] ?? '');
+  // The value's decimal places: those written, less the exponent.
+  const places = (m[3]?.length ?? 0) - Number(m[4] ?? 0);
+  const shift = decimals - places;
+  let scaled: bigint;
+  if (shift >= 0) scaled = BigInt(digits) * 10n ** BigInt(shift);
+  else {
+    // More places than allowed, unless the extra ones are zeros.
+    const cut = digits.length + shift;
+    const extra = cut > 0 ? digits.slice(cut) : digits;
+    if (!/^0*$/.test(extra)) return undefined;
+    scaled = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
+  }
+  return m[1] === '-' ? -scaled : scaled;
+}

@@ -173,7 +173,9 @@ export class Endpoint {
     const writer = this.writers[dest];
     if (writer === undefined) return;
     if (this.deferred.length === 0 && writer.tryWrite(type, bytes)) return;
-    this.defer({ dest, type, value: undefined, bytes: bytes.slice() });
+    // A copy, whatever `bytes` is: a Buffer's slice() is a view, and the journal's frames and the
+    // layouts' answers come from buffers reused at once (a deferred frame read as the next one).
+    this.defer({ dest, type, value: undefined, bytes: new Uint8Array(bytes) });
   }
 
   /**

@@ -1,8 +1,10 @@
 // The positions ledgers the execution service owns, one per (client, mode): loaded from their
 // checkpoint plus the durable fills after it, checkpointed at most once a second.
 import type { OrderLog } from './types.ts';
-import { edgeSpec } from '../domain/venues.ts';
-import { Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
+import { edgesOfVenue, venues } from '../domain/venues.ts';
+import { instrumentKey, Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
+import { refuse, ResultCode } from './result-codes.ts';
+import { SANDBOX_MAX_ROWS, statedPosition, type SandboxWireRow, type StatedPosition } from './sandbox.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { Mode } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
@@ -104,10 +106,7 @@ export class Ledgers {
   async openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
     const ledger = this.ledger(client, mode);
     if (ledger.rows().some((r) => r.venue === venue)) return;
-    const quotes = new Set<string>();
-    for (const spec of [edgeSpec(`venue-edge-${venue}`), edgeSpec(`venue-edge-${venue}-perp`)]) {
-      for (const listing of spec?.listings ?? []) quotes.add(listing.quote);
-    }
+    const quotes = quoteAssetsOf(venue);
     if (quotes.size === 0) return; // prediction venues list no markets yet
     const balances = [
       // BigInt: SIM_ACCOUNT_USD of 1e8 is 1e16 in _1e8 units, past 2^53; as a number it was dropped.
@@ -119,4 +118,64 @@ export class Ledgers {
     this.checkpoint();
     await this.orders.durable();
   }
+
+  /**
+   * POST /v1/sandbox/positions (rules 3 and 6): with `replace` every sandbox row (and
+   * reservation) goes first, then each position is set, in order (a later one for the same
+   * (venue, instrument) wins). One unit: checked whole before the ledger changes (rows that are
+   * not checked positions, or more than SANDBOX_MAX_ROWS rows after the write, refuse it all),
+   * then checkpointed and durable before it resolves. Orders see the new balances at once.
+   */
+  async writeSandbox(client: string, rows: readonly SandboxWireRow[], replace: boolean): Promise<{ written: number; deleted: number }> {
+    const state = this.state(client, 'sandbox');
+    const ledger = state.ledger;
+    const positions: StatedPosition[] = [];
+    for (const row of rows) {
+      const p = statedPosition(row);
+      if (p === undefined) throw refuse(ResultCode.INVALID_FIELD, `not a sandbox position: ${String(row[0])} ${String(row[1])} ${String(row[2])}`, 'positions');
+      positions.push(p);
+    }
+    const added = new Set<string>();
+    for (const p of positions) if (replace || ledger.row(p.venue, p.instrument) === undefined) added.add(`${p.venue}|${instrumentKey(p.instrument)}`);
+    if ((replace ? 0 : ledger.rowCount) + added.size > SANDBOX_MAX_ROWS) {
+      throw refuse(ResultCode.SANDBOX_POSITIONS_LIMIT, `a sandbox account holds at most ${SANDBOX_MAX_ROWS} positions; this write would leave ${(replace ? 0 : ledger.rowCount) + added.size}`, 'positions');
+    }
+    const deleted = replace ? ledger.clear() : 0;
+    for (const p of positions) ledger.setPosition(p.venue, p.instrument, p.qty_1e8, p.entry_price_usd_1e9);
+    state.dirty = true;
+    this.checkpoint();
+    await this.orders.durable();
+    return { written: positions.length, deleted };
+  }
+
+  /**
+   * POST /v1/sandbox/reset (rule 7), after the router ended the working orders: every sandbox
+   * row and reservation goes, then each venue that lists spot or perp markets gets
+   * `balance_1e8` of each quote asset it trades (prediction venues list none yet). A bigint:
+   * the default billion dollars is 1e17 in _1e8 units, past 2^53. Durable before it resolves;
+   * answers the venues seeded, in venue order (none for a zero balance).
+   */
+  async resetSandbox(client: string, balance_1e8: bigint): Promise<string[]> {
+    const state = this.state(client, 'sandbox');
+    const ledger = state.ledger;
+    ledger.clear();
+    const seeded: string[] = [];
+    for (const { venue } of venues()) {
+      const quotes = quoteAssetsOf(venue);
+      if (quotes.size === 0 || balance_1e8 <= 0n) continue;
+      ledger.seed(venue, [...quotes].map((asset) => ({ asset, qty_1e8: balance_1e8 })));
+      seeded.push(venue);
+    }
+    state.dirty = true;
+    this.checkpoint();
+    await this.orders.durable();
+    return seeded;
+  }
+}
+
+/** The quote assets a venue trades, over its spot and perp edges; none for a venue that lists no markets. */
+export function quoteAssetsOf(venue: string): Set<string> {
+  const quotes = new Set<string>();
+  for (const spec of edgesOfVenue(venue)) for (const listing of spec.listings) quotes.add(listing.quote);
+  return quotes;
 }

@@ -16,6 +16,11 @@ export const ResultCode = {
   GRAPH_NOT_ARMED: 1102,
   // 1200-1299: durability
   JOURNAL_UNAVAILABLE: 1200,
+  // 1300-1399: sandbox accounts (the sandbox endpoints)
+  /** a sandbox message to a live router: a live key reaches only live infrastructure */
+  SANDBOX_ONLY: 1300,
+  /** a write would leave the sandbox account with more positions than it may hold */
+  SANDBOX_POSITIONS_LIMIT: 1301,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

@@ -13,6 +13,7 @@ import { Booking } from './booking.ts';
 import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
 import { Ledgers } from './ledgers.ts';
+import type { SandboxWireRow } from './sandbox.ts';
 import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.ts';
 import { isSliced, roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
 import { finish, newOrder } from './order-record.ts';
@@ -144,6 +145,35 @@ export class ExecutionService {
   /** Opens a simulated venue account when credentials are stored (see ledgers.ts). */
   openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
     return this.ledgers.openSimAccount(client, mode, venue);
+  }
+
+  /** POST /v1/sandbox/positions: stated positions on the sandbox ledger (ledgers.ts `writeSandbox`), durable before it resolves. */
+  writeSandboxPositions(client: string, rows: readonly SandboxWireRow[], replace: boolean): Promise<{ written: number; deleted: number }> {
+    return this.ledgers.writeSandbox(client, rows, replace);
+  }
+
+  /**
+   * POST /v1/sandbox/reset: the client's working sandbox orders are cancelled first (an armed
+   * one at once, a resting leg on its venue, IOC legs in flight awaited), so no reservation
+   * outlives the ledger it was made on; then the sandbox ledger is cleared and seeded
+   * (ledgers.ts `resetSandbox`). An order with a leg in doubt stays open until reconciled, and
+   * what it fills then is booked on the new balances. Answers how many orders ended.
+   */
+  async resetSandbox(owner: OrderOwner, balance_1e8: bigint): Promise<{ orders_ended: number; venues_seeded: string[] }> {
+    const open = this.orders.openOrders().filter((o) => o.client_id === owner.client_id && o.mode === 'sandbox');
+    const ended = await Promise.all(
+      open.map((o) =>
+        this.cancel(owner, o.node_order_id).then(
+          (after) => isTerminal(after.status),
+          (err: unknown) => {
+            this.log.warn({ node_order_id: o.node_order_id, err }, 'sandbox reset: order not cancelled');
+            return false;
+          },
+        ),
+      ),
+    );
+    const venues_seeded = await this.ledgers.resetSandbox(owner.client_id, balance_1e8);
+    return { orders_ended: ended.filter((e) => e).length, venues_seeded };
   }
 
   /**

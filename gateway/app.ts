@@ -33,6 +33,7 @@ import { dataRoutes } from './routes/data.ts';
 import { historyRoutes } from './routes/history.ts';
 import { marketRoutes } from './routes/market.ts';
 import { quoteRoutes } from './routes/quotes.ts';
+import { sandboxRoutes } from './routes/sandbox.ts';
 import { StreamServer } from './ws/stream.ts';
 
 export interface GatewayDeps {
@@ -99,6 +100,7 @@ export class Gateway {
       ...orderRoutes(this.context),
       ...parentOrderRoutes(this.context),
       ...positionRoutes(this.context),
+      ...sandboxRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),

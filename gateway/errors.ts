@@ -33,6 +33,8 @@ export const Errors = {
   unauthenticated: (message = 'missing or invalid credentials') =>
     new ApiError(401, 'UNAUTHENTICATED', message, [], { 'www-authenticate': 'Bearer' }),
   forbidden: (message: string) => new ApiError(403, 'FORBIDDEN', message),
+  /** Spec, Authentication rule 3: a live credential on a sandbox endpoint. */
+  sandboxOnly: () => new ApiError(403, 'SANDBOX_ONLY', 'sandbox endpoints require a sandbox key'),
   notFound: (message = 'not found') => new ApiError(404, 'NOT_FOUND', message),
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError(405, 'METHOD_NOT_ALLOWED', `method ${method} is not allowed here`, [], {
@@ -69,6 +71,10 @@ export function fromRefusal(r: ExecutionRefusal): ApiError {
       return Errors.unavailable('DISPATCH_HALTED', r.message);
     case ResultCode.JOURNAL_UNAVAILABLE:
       return Errors.unavailable('STORAGE_UNAVAILABLE', r.message);
+    case ResultCode.SANDBOX_ONLY:
+      return Errors.sandboxOnly();
+    case ResultCode.SANDBOX_POSITIONS_LIMIT:
+      return Errors.validation([{ field: r.field ?? 'positions', message: r.message }], r.message);
   }
 }
 

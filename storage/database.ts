@@ -45,9 +45,11 @@ export interface Databases {
   readonly ledgers: Database<unknown, [string, 'live' | 'sandbox']>;
   /** [client, mode, venue] -> sealed venue credentials (credentials.ts) */
   readonly credentials: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** client_id -> the client's pending and effective sandbox settings (sandbox-settings.ts) */
+  readonly sandboxSettings: Database<unknown, string>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -81,6 +83,7 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     fills: root.openDB({ name: 'fills', ...structures, ...plainMaps }),
     ledgers: root.openDB({ name: 'ledgers', ...plainMaps }),
     credentials: root.openDB({ name: 'credentials' }),
+    sandboxSettings: root.openDB({ name: 'sandbox_settings' }),
   };
   if (options.readerOnly) return databases;
   try {

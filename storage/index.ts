@@ -8,6 +8,7 @@ import { schemaVersion } from './migrations.ts';
 import { BarStore } from './bars.ts';
 import { OrderStore } from './orders.ts';
 import { TradeTape } from './trades.ts';
+import { SandboxSettingsStore } from './sandbox-settings.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -24,6 +25,7 @@ export class Storage {
   readonly bars: BarStore;
   readonly orders: OrderStore;
   readonly credentials: CredentialStore;
+  readonly sandboxSettings: SandboxSettingsStore;
   private closed = false;
 
   private constructor(
@@ -37,6 +39,7 @@ export class Storage {
     this.bars = new BarStore(db);
     this.orders = new OrderStore(db);
     this.credentials = new CredentialStore(db, cipher);
+    this.sandboxSettings = new SandboxSettingsStore(db);
   }
 
   /**

@@ -67,6 +67,13 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 7,
+    description: 'sandbox_settings: each client\'s pending and effective sandbox settings',
+    up: () => {
+      // A new named database; a client without a record has the defaults.
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,20 +10,22 @@ import { grownBuffer } from '../../engine/wire.ts';
  *
  *   frame     0   u32  sequence    the worker's frame number, echoed by the JOURNAL_ACK
  *             4   u32  record count n, then n records, unpadded:
- *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint
+ *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint (or its last part)
  *                                  | 5 reply (the HTTP answer of the order this frame makes durable)
+ *                                  | 6 ledger part (a checkpoint too large for one frame, in order)
  *            +1   u8   mode        0 live | 1 sandbox
  *            +2   u8   status      order: index in ORDER_STATUSES, else 0 (reply: +2 u16 HTTP status)
  *            +3   u8   previous    order: ORDER_STATUSES index of its index entry, 0xff none
  *            +4   u16  c           client_id length, UTF-8 bytes
  *            +6   u16  k           key length: order -> node_order_id, order key -> the key
  *                                  (a client_order_id or hdr/ + Idempotency-Key), else 0
- *            +8   f64  fill id     fill: its id (an integer below 2^53); reply: its token; else 0
+ *            +8   f64  fill id     fill: its id (an integer below 2^53); reply: its token; ledger and
+ *                                  ledger part: the byte offset of this value in the checkpoint; else 0
  *            +16  u32  v           value length: order, fill, ledger -> msgpack; order key ->
  *                                  the node_order_id it names, UTF-8; reply -> the JSON body
  *            +20  c + k + v bytes  client_id, key, value
  */
-export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5 } as const;
+export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5, LEDGER_PART: 6 } as const;
 const HEADER = 20;
 /** Sequence and record count. */
 const FRAME_HEADER = 8;
@@ -33,7 +35,9 @@ export type JournalRecord =
   | { kind: 'order'; client_id: string; mode: Mode; node_order_id: string; status: OrderStatus; previous_status: OrderStatus | null; value: Uint8Array }
   | { kind: 'order_key'; client_id: string; mode: Mode; key: string; node_order_id: string }
   | { kind: 'fill'; client_id: string; mode: Mode; fill_id: number; value: Uint8Array }
-  | { kind: 'ledger'; client_id: string; mode: Mode; value: Uint8Array }
+  /** A checkpoint, whole (offset 0) or the last part of one whose `ledger_part`s came first. */
+  | { kind: 'ledger'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
+  | { kind: 'ledger_part'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
   | { kind: 'reply'; token: number; status: number; json: string };
 
 const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i]));
@@ -78,8 +82,17 @@ export class JournalFrameWriter {
     this.tail(client, '', value);
   }
 
-  ledger(client: string, mode: Mode, value: Uint8Array): void {
-    this.header(RecordKind.LEDGER, mode, client, '', value.length);
+  /** A ledger checkpoint, or (offset > 0) its last part, after `ledgerPart`s up to that offset. */
+  ledger(client: string, mode: Mode, value: Uint8Array, offset = 0): void {
+    const at = this.header(RecordKind.LEDGER, mode, client, '', value.length);
+    this.view.setFloat64(at + 8, offset, true);
+    this.tail(client, '', value);
+  }
+
+  /** A part of a ledger checkpoint larger than a ring frame holds; the journal keeps it until the last part (`ledger`). */
+  ledgerPart(client: string, mode: Mode, offset: number, value: Uint8Array): void {
+    const at = this.header(RecordKind.LEDGER_PART, mode, client, '', value.length);
+    this.view.setFloat64(at + 8, offset, true);
     this.tail(client, '', value);
   }
 
@@ -162,7 +175,10 @@ export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecor
         visit({ kind: 'fill', client_id, mode, fill_id: view.getFloat64(at + 8, true), value });
         break;
       case RecordKind.LEDGER:
-        visit({ kind: 'ledger', client_id, mode, value });
+        visit({ kind: 'ledger', client_id, mode, offset: view.getFloat64(at + 8, true), value });
+        break;
+      case RecordKind.LEDGER_PART:
+        visit({ kind: 'ledger_part', client_id, mode, offset: view.getFloat64(at + 8, true), value });
         break;
       case RecordKind.REPLY:
         visit({ kind: 'reply', token: view.getFloat64(at + 8, true), status: view.getUint16(at + 2, true), json: buf.toString('utf8', p, p + v) });

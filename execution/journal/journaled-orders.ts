@@ -3,6 +3,7 @@ import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
 import type { JournalLink } from './link.ts';
+import { LEDGER_PART_BYTES } from './messages.ts';
 import { JsonWriter } from './json-writer.ts';
 import { PlainMsgpackWriter } from './record-writer.ts';
 
@@ -173,12 +174,29 @@ export class JournaledOrders implements OrderLog {
   /** The write set appended to the worker's journal frame (frame.ts), encoded now: the latest state of each order. */
   private encode(write: WriteSet): void {
     const f = this.journal.frame;
+    // Checkpoints first: one too large for a frame leaves in parts, a frame each, so every other
+    // record of this write set shares the last frame, the one `durable()` awaits.
+    const lasts: [client: string, mode: Mode, offset: number, value: Uint8Array][] = [];
+    for (const [client, mode, checkpoint] of write.ledgers) {
+      // Copied (a Buffer's slice() would be a view): msgpackr reuses the buffer it packs into.
+      const bytes = Uint8Array.from(this.packr.pack(checkpoint));
+      if (bytes.length <= LEDGER_PART_BYTES) {
+        lasts.push([client, mode, 0, bytes]);
+        continue;
+      }
+      let offset = 0;
+      for (; bytes.length - offset > LEDGER_PART_BYTES; offset += LEDGER_PART_BYTES) {
+        f.ledgerPart(client, mode, offset, bytes.subarray(offset, offset + LEDGER_PART_BYTES));
+        this.journal.flush();
+      }
+      lasts.push([client, mode, offset, bytes.subarray(offset)]);
+    }
+    for (const [client, mode, offset, value] of lasts) f.ledger(client, mode, value, offset);
     for (const { order, previous_status } of write.orders) {
       f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.records.encode(order));
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
     for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.records.encode(fill));
-    for (const [client, mode, checkpoint] of write.ledgers) f.ledger(client, mode, this.packr.pack(checkpoint));
     for (const [token, status, order] of write.replies) f.reply(token, status, this.json.encode(order, INTERNAL_ORDER_FIELDS, NO_FILLS));
   }
 }

@@ -48,6 +48,16 @@ export class JournalLink {
     });
   }
 
+  /**
+   * Sends the open frame now; whoever waits on it is answered with its acknowledgement. A ledger
+   * checkpoint's parts each leave this way, so no frame outgrows the ring (JournaledOrders).
+   */
+  flush(): void {
+    if (this.writer.records === 0) return;
+    this.open ??= [];
+    this.send();
+  }
+
   private send(): void {
     const waiters = this.open;
     if (waiters === undefined) return;

@@ -21,6 +21,13 @@ export const JOURNAL_TIMEOUT_MS = 30_000;
 /** A frame is sent early once it holds this many bytes (a ring frame holds at most half the ring). */
 export const JOURNAL_FRAME_FLUSH_BYTES = 64 * 1024;
 
+/**
+ * A ledger checkpoint larger than this leaves in parts of this size, one frame each (frame.ts
+ * `ledgerPart`): a sandbox account of 10,000 positions checkpoints to megabytes, and a ring
+ * frame holds half a ring (512 KiB by default), with room here for what the frame already held.
+ */
+export const LEDGER_PART_BYTES = 256 * 1024;
+
 export function encodeJournalAck(sequence: number, failure: string | null): Uint8Array {
   const reason = failure === null ? Buffer.alloc(0) : Buffer.from(failure, 'utf8');
   const ack = Buffer.allocUnsafe(5 + reason.length);

@@ -17,6 +17,30 @@ export function journalStage(
   /** Answers the gateway's pending ask `correlation` (Endpoint.answerAsk): a new order's 201. */
   answer: (correlation: number, value: { ok: { status: number; json: string } }) => void,
 ): { type: number; handler: BinaryFrameHandler } {
+  // A ledger checkpoint larger than a ring frame holds arrives in parts, in order on its worker's
+  // ring (frame.ts): kept here by (worker, mode, client) until its last part, then written whole.
+  const parts = new Map<string, { chunks: Uint8Array[]; length: number }>();
+  const keepPart = (source: number, r: { client_id: string; mode: string; offset: number; value: Uint8Array }) => {
+    const key = `${source}|${r.mode}|${r.client_id}`;
+    // A first part starts afresh: what a worker that died mid-checkpoint left is dropped.
+    const kept = r.offset === 0 ? { chunks: [], length: 0 } : parts.get(key);
+    if (kept === undefined || kept.length !== r.offset) {
+      parts.delete(key);
+      throw new RangeError(`journal frame: ledger part of ${r.client_id} at ${r.offset} out of order`);
+    }
+    kept.chunks.push(r.value);
+    kept.length += r.value.length;
+    parts.set(key, kept);
+  };
+  const wholeLedger = (source: number, r: { client_id: string; mode: string; offset: number; value: Uint8Array }): Uint8Array => {
+    const key = `${source}|${r.mode}|${r.client_id}`;
+    const kept = parts.get(key);
+    parts.delete(key);
+    if (r.offset === 0) return r.value;
+    if (kept === undefined || kept.length !== r.offset) throw new RangeError(`journal frame: ledger of ${r.client_id} misses parts before ${r.offset}`);
+    kept.chunks.push(r.value);
+    return Buffer.concat(kept.chunks);
+  };
   const handler: BinaryFrameHandler = (source, bytes, offset, length) => {
     // The ring slot is reused once this returns, and LMDB may keep a value's bytes until its
     // write runs: the frame gets its own copy. Records are stored as they arrive, never decoded.
@@ -31,7 +55,8 @@ export function journalStage(
         else if (r.kind === 'order') orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
         else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
         else if (r.kind === 'fill') orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
-        else orders.putLedgerEncoded(r.client_id, r.mode, r.value);
+        else if (r.kind === 'ledger_part') keepPart(source, r);
+        else orders.putLedgerEncoded(r.client_id, r.mode, wholeLedger(source, r));
       });
     } catch (err) {
       failed(source, sequence, err);

@@ -5,6 +5,7 @@
  * and rounding rule with a worked example; README.md next to this file is the short version.
  *
  *   seed(venue, balances)          venue balance poll -> qty (and entry at $1 or the given mark)
+ *   setPosition / clear            a stated position of any kind; every row gone (the sandbox endpoints)
  *   reserve / consume / release    pre-trade risk: locked_qty, so two orders cannot spend one cash
  *   applyFill(fill)                exactly once per fill_id:
  *     1. base leg   +-qty          at price x quote_usd   (weighted-average entry / realized PnL)
@@ -405,6 +406,11 @@ export class Ledger {
     return this.fillIds.size;
   }
 
+  /** Rows held, closed ones included. */
+  get rowCount(): number {
+    return this.ordered.length;
+  }
+
   /** Unconsumed quantity of a reservation, or undefined when it does not exist. */
   reservation(id: number): bigint | undefined {
     return this.reservations.get(id)?.remaining;
@@ -439,6 +445,45 @@ export class Ledger {
       changed.push(row);
     }
     return { rows: changed.map(copyRow), skipped };
+  }
+
+  // --- stated positions (the sandbox endpoints) ---
+
+  /**
+   * Sets the row of `instrument` on `venue`, any kind, to `qty_1e8` at `entry_price_usd_1e9`,
+   * creating it when missing: a position the client states (POST /v1/sandbox/positions), not
+   * one traded into. Realized PnL, fees and the locked quantity stay (the row's history and its
+   * working orders); qty 0 closes the row, anything else makes it active. Undefined, with
+   * nothing changed, for an amount that is not an integer, a negative entry price, an empty
+   * name, or a spot instrument of the other kind than its asset's (`instrumentForAsset`: a spot
+   * row is keyed by its bare asset, so `crypto` USD would take the fiat row's place).
+   */
+  setPosition(venue: string, instrument: Instrument, qty_1e8: IntLike, entry_price_usd_1e9: IntLike): LedgerRow | undefined {
+    const qty = toBig(qty_1e8);
+    const entry = toBig(entry_price_usd_1e9);
+    if (qty === undefined || entry === undefined || entry < ZERO || typeof venue !== 'string' || venue.length === 0) return undefined;
+    const checked = parseInstrument(instrument);
+    if (checked === undefined) return undefined;
+    if ((checked.kind === 'fiat' || checked.kind === 'crypto') && instrumentForAsset(markAssetOf(checked)).kind !== checked.kind) return undefined;
+    const key = instrumentKey(checked);
+    const row = this.venues.get(venue)?.get(key) ?? this.createRow(venue, checked, key);
+    row.qty = qty;
+    row.entry = entry;
+    settleLifecycle(row);
+    return copyRow(row);
+  }
+
+  /**
+   * Deletes every row and every reservation (a sandbox reset, or a write that replaces the
+   * portfolio). Ids go on counting, so a row id is never reused; the fill ids are kept, so a
+   * fill seen before is still booked once. Returns how many rows were deleted.
+   */
+  clear(): number {
+    const deleted = this.ordered.length;
+    this.venues = new Map();
+    this.ordered = [];
+    this.reservations = new Map();
+    return deleted;
   }
 
   // --- reservations (pre-trade risk) ---

@@ -2,22 +2,25 @@ import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import type { SandboxProfile } from '../../actors/edge/messages.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
 import { orderView, type Mode } from '../../domain/orders.ts';
+import { decimalToScaled } from '../../domain/units.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
+import { effectiveSandboxSettings, SANDBOX_DEFAULT_SETTINGS, type SandboxSettings } from '../../storage/sandbox-settings.ts';
 import { FeeTiers } from '../fee-tiers.ts';
 import { JournaledOrders } from '../journal/journaled-orders.ts';
 import { JournalLink } from '../journal/link.ts';
 import { JOURNAL_THREAD } from '../journal/messages.ts';
 import { sharedHaltFlag } from '../kill-switch.ts';
 import { SharedMarketView } from '../market-view.ts';
-import { ExecutionRefusal } from '../result-codes.ts';
+import { ExecutionRefusal, refuse, ResultCode } from '../result-codes.ts';
 import { ExecutionService } from '../service.ts';
 import type { ExecutionConfig, OrderOwner } from '../types.ts';
 import { VenueBooks } from '../views.ts';
 import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC, routerOwner, type RiskAnswer, type RouterAnswer, type RouterMessage } from './messages.ts';
+import { PositionPages, SandboxUploads } from './staging.ts';
 
 /** What every router on a worker shares: one LMDB reader (and id generator), the journal link, the shared market. */
 interface WorkerResources {
@@ -60,14 +63,19 @@ export function routerActor(key: string): Actor<RouterMessage> {
   let venues: ReadonlySet<string> | undefined;
   let reader: OrderStore | undefined;
   let db: Databases | undefined;
+  /** How this client's sandbox legs execute: its effective settings, read at start and at each reset. */
+  let sandboxProfile: SandboxProfile = profileOf(SANDBOX_DEFAULT_SETTINGS, 1);
+  let sandboxSeed = 1;
+  const pages = new PositionPages();
+  const uploads = new SandboxUploads();
   return {
     onStart(ctx) {
       const r = workerResources(ctx);
       r.reader.refresh();
       ({ reader, db } = r);
       const interest = new Int32Array(ctx.environment.shared['interest']!);
-      // Until a client's own settings exist: the service's seed, no injected faults.
-      const sandboxProfile: SandboxProfile = { seed: Number(ctx.environment.settings['sandboxSeed'] ?? 1), latency_ms: 0, reject_rate: 0, partial_fill_rate: 0, disconnect_rate: 0, cancel_race: false };
+      sandboxSeed = Number(ctx.environment.settings['sandboxSeed'] ?? 1);
+      if (owner.mode === 'sandbox') sandboxProfile = profileOf(effectiveSandboxSettings(r.db, owner.client_id), sandboxSeed);
       const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
       service = new ExecutionService({
         orders,
@@ -114,7 +122,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
         case 'VenueView':
           return answer(s.venueView(owner.client_id, owner.mode));
         case 'Positions':
-          return answer(Promise.resolve().then(() => s.ledger(owner.client_id, owner.mode).view((asset) => s.markOf(asset), m.filters)));
+          return answer(Promise.resolve().then(() => pages.page(m.page, () => s.ledger(owner.client_id, owner.mode).view((asset) => s.markOf(asset), m.filters))));
         case 'Risk':
           return answer(Promise.resolve().then(() => risk(s, owner)));
         case 'CredentialsStored':
@@ -125,6 +133,10 @@ export function routerActor(key: string): Actor<RouterMessage> {
           if (m.t === 'CredentialsRemoved') return answer(Promise.resolve(true));
           void s.feeTiers.probe(owner.client_id, owner.mode, m.venue);
           return answer(s.openSimAccount(owner.client_id, owner.mode, m.venue).then(() => true));
+        case 'SandboxStage':
+        case 'SandboxPositions':
+        case 'SandboxReset':
+          return answer(Promise.resolve().then(() => sandbox(m)));
         case 'Halt':
           return answer(s.haltAll().then(() => true));
         case 'Drain':
@@ -142,6 +154,31 @@ export function routerActor(key: string): Actor<RouterMessage> {
       service?.stop();
     },
   };
+
+  /** The sandbox endpoints' messages; a live router refuses them (a live key reaches only live infrastructure). */
+  function sandbox(m: Extract<RouterMessage, { t: 'SandboxStage' | 'SandboxPositions' | 'SandboxReset' }>): Promise<unknown> | boolean {
+    const s = service!;
+    if (owner.mode !== 'sandbox') throw refuse(ResultCode.SANDBOX_ONLY, `${key} is not a sandbox router`);
+    switch (m.t) {
+      case 'SandboxStage':
+        uploads.stage(m.upload, m.rows);
+        return true;
+      case 'SandboxPositions': {
+        const staged = m.upload === null ? [] : uploads.take(m.upload);
+        if (staged === undefined) throw new Error(`sandbox write ${m.upload}: its first parts were forgotten (older than 30 s); send it again`);
+        return s.writeSandboxPositions(owner.client_id, staged.length === 0 ? m.rows : staged.concat(m.rows), m.replace);
+      }
+      case 'SandboxReset': {
+        const balance = decimalToScaled(m.initial_balance_usd, 8);
+        if (balance === undefined || balance < 0n) throw refuse(ResultCode.INVALID_FIELD, 'initial_balance_usd must be >= 0 with at most 8 decimal places', 'initial_balance_usd');
+        // The gateway made the client's settings effective in LMDB before asking: reads from
+        // here on (the sandbox profile of the next orders) see them through a fresh transaction.
+        reader!.refresh();
+        sandboxProfile = profileOf(effectiveSandboxSettings(db!, owner.client_id), sandboxSeed);
+        return s.resetSandbox(owner, balance);
+      }
+    }
+  }
 }
 
 function answer<T>(work: Promise<T>): Promise<RouterAnswer<T>> {
@@ -165,5 +202,17 @@ function risk(s: ExecutionService, owner: OrderOwner): RiskAnswer {
     nav_usd_1e9: view.totals.nav_usd_1e9,
     cash_usd_1e9: view.totals.cash_usd_1e9,
     gross_exposure_usd_1e9: view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((sum, r) => sum + Math.abs(r.current_value_usd_1e9), 0),
+  };
+}
+
+/** The edge's view of a client's effective sandbox settings; no seed of its own: the service's. */
+function profileOf(settings: SandboxSettings, serviceSeed: number): SandboxProfile {
+  return {
+    seed: settings.seed ?? serviceSeed,
+    latency_ms: settings.latency_ms,
+    reject_rate: settings.reject_rate,
+    partial_fill_rate: settings.partial_fill_rate,
+    disconnect_rate: settings.disconnect_rate,
+    cancel_race: settings.cancel_race,
   };
 }

@@ -3,7 +3,21 @@ import type { Logger } from '../../engine/actor.ts';
 import type { PositionFilters } from '../ledger/ledger.ts';
 import { refuse } from '../result-codes.ts';
 import type { Messenger, OrderOwner, OrderRequest } from '../types.ts';
-import { routerKey, type PositionsView, type PreviewAnswer, type RiskAnswer, type RouterAnswer, type RouterMessage, type SubmitAnswer, type SubmitJsonAnswer, type VenueOrdersView } from './messages.ts';
+import { SANDBOX_ROWS_PER_MESSAGE, type SandboxWireRow } from '../sandbox.ts';
+import {
+  routerKey,
+  type PositionsPage,
+  type PositionsView,
+  type PreviewAnswer,
+  type RiskAnswer,
+  type RouterAnswer,
+  type RouterMessage,
+  type SandboxResetAnswer,
+  type SandboxWriteAnswer,
+  type SubmitAnswer,
+  type SubmitJsonAnswer,
+  type VenueOrdersView,
+} from './messages.ts';
 import type { OrderRecord } from '../../domain/orders.ts';
 
 /** How long a caller waits for a router: a cancel waits for legs in flight, a submit for its commit. */
@@ -17,6 +31,8 @@ const ROUTER_TIMEOUT_MS = 30_000;
 export class RouterClient {
   /** Every router started since this process began (they announce themselves), for halts and drains. */
   private readonly routers = new Set<string>();
+  /** Names a sandbox write's staged parts at its router. */
+  private nextUpload = 1;
 
   constructor(
     private readonly messenger: Messenger,
@@ -56,8 +72,35 @@ export class RouterClient {
     return this.call(owner, { t: 'VenueView' });
   }
 
-  positions(owner: OrderOwner, filters: PositionFilters): Promise<PositionsView> {
-    return this.call(owner, { t: 'Positions', filters });
+  /** The positions view, asked page by page (every page of one view: see the `Positions` message). */
+  async positions(owner: OrderOwner, filters: PositionFilters): Promise<PositionsView> {
+    let page = await this.call<PositionsPage>(owner, { t: 'Positions', filters });
+    const { positions, totals } = page;
+    while (page.next !== null) {
+      page = await this.call<PositionsPage>(owner, { t: 'Positions', filters, page: page.next });
+      for (const p of page.positions) positions.push(p);
+    }
+    return { positions, totals };
+  }
+
+  /**
+   * Sandbox positions, already checked (execution/sandbox.ts), written as one unit by the
+   * client's sandbox router: in parts that each fit a ring frame, the last one applying them all.
+   */
+  async sandboxPositions(client: string, rows: readonly SandboxWireRow[], replace: boolean): Promise<SandboxWriteAnswer> {
+    const owner = { client_id: client, mode: 'sandbox' as const };
+    const last = Math.max(0, rows.length - SANDBOX_ROWS_PER_MESSAGE);
+    let upload: number | null = null;
+    for (let from = 0; from < last; from += SANDBOX_ROWS_PER_MESSAGE) {
+      upload ??= this.nextUpload++;
+      await this.call<boolean>(owner, { t: 'SandboxStage', upload, rows: rows.slice(from, Math.min(from + SANDBOX_ROWS_PER_MESSAGE, last)) });
+    }
+    return this.call(owner, { t: 'SandboxPositions', upload, rows: rows.slice(last), replace });
+  }
+
+  /** Resets the client's sandbox account (working orders end, balances seeded); the caller made its settings effective first. */
+  sandboxReset(client: string, initialBalanceUsd: number): Promise<SandboxResetAnswer> {
+    return this.call({ client_id: client, mode: 'sandbox' }, { t: 'SandboxReset', initial_balance_usd: initialBalanceUsd });
   }
 
   risk(owner: OrderOwner): Promise<RiskAnswer> {

@@ -1,6 +1,7 @@
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import type { Mode, OrderRecord } from '../../domain/orders.ts';
-import type { Instrument, PositionFilters, PositionsView } from '../ledger/ledger.ts';
+import type { Instrument, PositionFilters, PositionsView, PositionTotals, PositionView } from '../ledger/ledger.ts';
+import type { SandboxWireRow } from '../sandbox.ts';
 import { topic } from '../../engine/topic.ts';
 import type { ResultCode } from '../result-codes.ts';
 import type { RoutingPlan } from '../sor/sor-types.ts';
@@ -24,19 +25,60 @@ export type RouterMessage =
   | { t: 'Activate'; graph_id: string }
   /** What the venues show of the working orders (`GET /v1/orders` venue_view). */
   | { t: 'VenueView' }
-  | { t: 'Positions'; filters: PositionFilters }
+  /**
+   * A page of the positions view (`PositionsPage`): the first (no `page`) computes the whole view
+   * and the router keeps it for the next pages (`page`: that read and the row to go on from), so
+   * every page is of one view however many rows a sandbox account holds, and no answer outgrows
+   * a ring frame.
+   */
+  | { t: 'Positions'; filters: PositionFilters; page?: { read: number; from: number } }
   | { t: 'Risk' }
   /** Credentials were stored for a venue: open its simulated account and probe the fee tier. */
   | { t: 'CredentialsStored'; venue: string }
   | { t: 'CredentialsRemoved'; venue: string }
   /** Kill switch: armed orders and resting legs are cancelled (admission already reads the flag). */
   | { t: 'Halt' }
+  /**
+   * Sandbox positions (POST /v1/sandbox/positions), checked by the sender (execution/sandbox.ts).
+   * A call's rows travel in parts of SANDBOX_ROWS_PER_MESSAGE, so each message fits a ring
+   * frame: `SandboxStage` parts first (kept by the router under `upload`), then one
+   * `SandboxPositions` with the last rows, which applies the staged and its own rows as one unit,
+   * journals the ledger's checkpoint and answers `SandboxWriteAnswer` once it is durable.
+   */
+  | { t: 'SandboxStage'; upload: number; rows: SandboxWireRow[] }
+  | { t: 'SandboxPositions'; upload: number | null; rows: SandboxWireRow[]; replace: boolean }
+  /**
+   * POST /v1/sandbox/reset: working sandbox orders end, every sandbox position goes, then each
+   * venue with markets gets `initial_balance_usd` of each of its quote assets; answers
+   * `SandboxResetAnswer` once durable. The sender made the client's settings effective first.
+   */
+  | { t: 'SandboxReset'; initial_balance_usd: number }
   /** Shutdown: slices stop, legs in flight end, ledgers are checkpointed, all durable. */
   | { t: 'Drain' }
   | MakerFill;
 
 /** A router's answer: the result, or the engine's refusal (mapped to the envelope by the gateway). */
 export type RouterAnswer<T> = { ok: T } | { refused: { code: ResultCode; message: string; field: string | null } } | { failed: string };
+
+export interface PositionsPage {
+  positions: PositionView[];
+  /** over every row of the view, on every page */
+  totals: PositionTotals;
+  /** the next page to ask for, null on the last */
+  next: { read: number; from: number } | null;
+}
+
+export interface SandboxWriteAnswer {
+  written: number;
+  deleted: number;
+}
+
+export interface SandboxResetAnswer {
+  /** working orders the reset ended (cancelled, or finished while it waited) */
+  orders_ended: number;
+  /** venues that got balances, in venue order */
+  venues_seeded: string[];
+}
 
 export interface SubmitAnswer {
   status: 200 | 201;

@@ -193,7 +193,7 @@ export class HttpPipeline {
       return;
     }
     // The body must be subscribed to before returning to uWS, or its chunks are lost.
-    readBody(res, req.getHeader('content-type'), req.getHeader('content-length')).then(
+    readBody(res, req.getHeader('content-type'), req.getHeader('content-length'), route.maxBodyBytes ?? BODY_LIMIT_BYTES).then(
       (text) => this.proceed(exchange, route, match.params, rawQuery, principal, text, idempotencyKey),
       (err: unknown) => {
         // Credentials are judged before the body: a 401 wins over a 413.
@@ -274,9 +274,7 @@ export class HttpPipeline {
       if (waitMs > 0) throw Errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000)));
     }
     if (route.auth === 'admin' && !principal.is_admin) throw Errors.forbidden('admin only');
-    if (route.auth === 'sandbox' && principal.mode !== 'sandbox') {
-      throw Errors.forbidden('sandbox endpoints require a sandbox key');
-    }
+    if (route.auth === 'sandbox' && principal.mode !== 'sandbox') throw Errors.sandboxOnly();
   }
 
   private reply(exchange: Exchange, reply: Reply): void {
@@ -378,14 +376,14 @@ export class HttpPipeline {
 }
 
 /**
- * Collects the body, capped at BODY_LIMIT_BYTES. uWS hands out chunks that are valid only during
- * the callback, so each is copied.
+ * Collects the body, capped at `limit` (BODY_LIMIT_BYTES unless the route says otherwise). uWS
+ * hands out chunks that are valid only during the callback, so each is copied.
  */
-function readBody(res: HttpResponse, contentType: string, contentLength: string): Promise<string> {
+function readBody(res: HttpResponse, contentType: string, contentLength: string, limit: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const declared = contentLength === '' ? 0 : Number(contentLength);
-    if (declared > BODY_LIMIT_BYTES) {
-      reject(Errors.payloadTooLarge(BODY_LIMIT_BYTES));
+    if (declared > limit) {
+      reject(Errors.payloadTooLarge(limit));
       res.onData(() => {});
       return;
     }
@@ -402,9 +400,9 @@ function readBody(res: HttpResponse, contentType: string, contentLength: string)
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;
-      if (size > BODY_LIMIT_BYTES) {
+      if (size > limit) {
         done = true;
-        reject(Errors.payloadTooLarge(BODY_LIMIT_BYTES));
+        reject(Errors.payloadTooLarge(limit));
         return;
       }
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()));

@@ -52,6 +52,8 @@ export interface RouteSpec {
   body?: TSchema;
   /** When false an empty body validates as `{}`. */
   bodyRequired?: boolean;
+  /** The body cap of this route, when it is not the pipeline's BODY_LIMIT_BYTES (a bulk write). */
+  maxBodyBytes?: number;
   responses: Record<number, ResponseSpec>;
   handler(ctx: RequestContext): Reply | Promise<Reply>;
 }

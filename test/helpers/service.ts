@@ -155,3 +155,13 @@ export async function startTradingService(options: {
   }
   return { svc, base, token };
 }
+
+/** A fresh enterprise client of a running test service, with a live and a sandbox key. */
+export async function clientWithKeys(svc: TestService, clientId: string): Promise<{ live: string; sandbox: string }> {
+  const storage = svc.service.storage;
+  await storage.clients.put({ client_id: clientId, tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
+  return {
+    live: (await storage.apiKeys.create(clientId, { label: 'live', sandbox: false })).raw_key,
+    sandbox: (await storage.apiKeys.create(clientId, { label: 'sandbox', sandbox: true })).raw_key,
+  };
+}

@@ -352,6 +352,32 @@ describe('OpenAPI response contract (real trading session)', () => {
     assert.deepEqual([...covered.get('POST /v1/orders')!].sort(), [200, 201]);
   });
 
+  it('the sandbox endpoints: every 2xx body matches, and positions of all four kinds match the Position schema', async () => {
+    const sandbox = (await svc.service.storage.apiKeys.create('contract-client', { label: 'sandbox', sandbox: true })).raw_key;
+    const put = { initial_balance_usd: 1_000_000_000, seed: 7, latency_ms: 5, reject_rate: 0, partial_fill_rate: 0, disconnect_rate: 0, cancel_race: false };
+    await api('PUT', '/v1/sandbox/settings', { token: sandbox, body: put });
+    await api('GET', '/v1/sandbox/settings', { token: sandbox });
+    await api('POST', '/v1/sandbox/reset', { token: sandbox });
+    await api('POST', '/v1/sandbox/positions', {
+      token: sandbox,
+      body: {
+        positions: [
+          { venue: 'hyperliquid', kind: 'perp', symbol: 'BTC-USDC', qty: -0.5, entry_price_usd: 60_000 },
+          { venue: 'kalshi', kind: 'event_contract', symbol: 'FEDCUT-25DEC:NO', qty: 10, entry_price_usd: 0.4 },
+          { venue: 'polymarket', kind: 'event_contract', symbol: '7'.repeat(78), qty: 3 },
+          { venue: 'kraken', kind: 'fiat', symbol: 'EUR', qty: 100 },
+          { venue: 'binance', kind: 'crypto', symbol: 'ETH', qty: 1.25 },
+        ],
+      },
+    });
+    const positions = await api<{ positions: { instrument: { kind: string }; is_sandbox: boolean }[] }>('GET', '/v1/positions', { token: sandbox });
+    assert.deepEqual([...new Set(positions.positions.map((p) => p.instrument.kind))].sort(), ['crypto', 'event_contract', 'fiat', 'perp']);
+    assert.ok(positions.positions.every((p) => p.is_sandbox));
+    for (const op of ['PUT /v1/sandbox/settings', 'GET /v1/sandbox/settings', 'POST /v1/sandbox/reset', 'POST /v1/sandbox/positions']) {
+      assert.ok(covered.has(op), `${op} was not exercised`);
+    }
+  });
+
   it('server-sent events match their stream schema, the kill switch update and the last `end` event included', async () => {
     const riskEvent = sseSchema('/v1/risk/stream');
     const tcaEvent = sseSchema('/v1/tca/stream');

@@ -19,7 +19,8 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   fc.record({ kind: fc.constant('order' as const), client_id: text, mode, node_order_id: text, status, previous_status: fc.option(status, { nil: null }), value: bytes }),
   fc.record({ kind: fc.constant('order_key' as const), client_id: text, mode, key: text, node_order_id: text }),
   fc.record({ kind: fc.constant('fill' as const), client_id: text, mode, fill_id: fc.maxSafeNat(), value: bytes }),
-  fc.record({ kind: fc.constant('ledger' as const), client_id: text, mode, value: bytes }),
+  fc.record({ kind: fc.constant('ledger' as const), client_id: text, mode, offset: fc.maxSafeNat(), value: bytes }),
+  fc.record({ kind: fc.constant('ledger_part' as const), client_id: text, mode, offset: fc.maxSafeNat(), value: bytes }),
   fc.record({ kind: fc.constant('reply' as const), token: fc.maxSafeNat(), status: fc.integer({ min: 100, max: 599 }), json: text }),
 );
 
@@ -27,7 +28,8 @@ function write(w: JournalFrameWriter, r: JournalRecord): void {
   if (r.kind === 'order') w.order(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
   else if (r.kind === 'order_key') w.orderKey(r.client_id, r.mode, r.key, r.node_order_id);
   else if (r.kind === 'fill') w.fill(r.client_id, r.mode, r.fill_id, r.value);
-  else if (r.kind === 'ledger') w.ledger(r.client_id, r.mode, r.value);
+  else if (r.kind === 'ledger') w.ledger(r.client_id, r.mode, r.value, r.offset);
+  else if (r.kind === 'ledger_part') w.ledgerPart(r.client_id, r.mode, r.offset, r.value);
   else w.reply(r.token, r.status, Buffer.from(r.json, 'utf8'));
 }
 

@@ -660,3 +660,93 @@ describe('ledger: snapshot and restore', () => {
     assert.equal(totals.num_positions, 2, 'resolved rows show by default');
   });
 });
+
+describe('ledger: stated positions (setPosition, clear)', () => {
+  const perp = { kind: 'perp', symbol: 'BTC-USDT', base: 'BTC' } as const;
+  const yes = { kind: 'event_contract', market_slug: 'FED-CUT', outcome: 'YES', token_id: null, expiry_ts: null } as const;
+
+  it('creates a row of every kind at the stated qty and entry; perps may be short', () => {
+    const ledger = new Ledger('sandbox');
+    must(ledger.setPosition('coinbase', { kind: 'fiat', code: 'USD' }, 1_000 * UNIT, USD));
+    must(ledger.setPosition('binance', { kind: 'crypto', symbol: 'BTC' }, UNIT / 2, 60_000 * USD));
+    must(ledger.setPosition('hyperliquid', perp, -2 * UNIT, 61_000 * USD));
+    must(ledger.setPosition('kalshi', yes, 10 * UNIT, 400_000_000));
+    const { positions, totals } = ledger.view(noMarks);
+    assert.deepEqual(positions.map((p) => [p.venue, p.instrument.kind, p.qty_1e8, p.entry_price_usd_1e9, p.lifecycle.state]), [
+      ['coinbase', 'fiat', 1_000 * UNIT, USD, 'active'],
+      ['binance', 'crypto', UNIT / 2, 60_000 * USD, 'active'],
+      ['hyperliquid', 'perp', -2 * UNIT, 61_000 * USD, 'active'],
+      ['kalshi', 'event_contract', 10 * UNIT, 400_000_000, 'active'],
+    ]);
+    assert.deepEqual(positions[3]!.instrument, yes);
+    assert.equal(positions[3]!.settled_mark_usd_1e9, null);
+    // Without marks each row is worth its entry: 1,000 + 30,000 - 122,000 + 4 = -90,996.
+    assert.equal(totals.nav_usd_1e9, -90_996 * USD);
+    assert.equal(totals.cash_usd_1e9, 1_000 * USD);
+    assert.ok(positions.every((p) => p.is_sandbox));
+  });
+
+  it('upserts by (venue, instrument): qty and entry are replaced, id, realized PnL, fees and locks stay', () => {
+    const ledger = workedExample();
+    const btc = must(ledger.asset('binance', 'BTC'));
+    const res = ledger.reserve('binance', 'BTC', 1_000) as number;
+    const row = must(ledger.setPosition('binance', { kind: 'crypto', symbol: 'BTC' }, 3 * UNIT, 50_000 * USD));
+    assert.equal(row.id, btc.id);
+    assert.equal(row.qty_1e8, BigInt(3 * UNIT));
+    assert.equal(row.entry_price_usd_1e9, BigInt(50_000 * USD));
+    assert.equal(row.realized_pnl_usd_1e9, btc.realized_pnl_usd_1e9);
+    assert.equal(row.fees_usd_1e9, btc.fees_usd_1e9);
+    assert.equal(row.locked_qty_1e8, 1_000n);
+    assert.equal(ledger.reservation(res), 1_000n);
+    assert.equal(ledger.rowCount, 2);
+  });
+
+  it('qty 0 closes a row and a later qty opens it again; a closed row is still counted', () => {
+    const ledger = new Ledger('sandbox');
+    must(ledger.setPosition('kalshi', yes, 0, 0));
+    assert.equal(ledger.view(noMarks).positions.length, 0);
+    assert.equal(ledger.view(noMarks, { include_closed: true }).positions[0]?.lifecycle.state, 'closed');
+    must(ledger.setPosition('kalshi', yes, UNIT, 0));
+    assert.equal(ledger.view(noMarks).positions[0]?.lifecycle.state, 'active');
+    assert.equal(ledger.rowCount, 1);
+  });
+
+  it('keeps exact amounts past 2^53: 1e17 (a billion dollars in _1e8) views as exactly 100000000000000000', () => {
+    const ledger = new Ledger('sandbox');
+    must(ledger.setPosition('binance', { kind: 'crypto', symbol: 'USDT' }, 100_000_000_000_000_000n, 1_000_000_000n));
+    const p = ledger.view(noMarks).positions[0]!;
+    assert.equal(JSON.stringify(p.qty_1e8), '100000000000000000');
+    assert.equal(JSON.stringify(p.current_value_usd_1e9), '1000000000000000000');
+  });
+
+  it('refuses, changing nothing: fractional or unsafe amounts, a negative entry, an empty venue, a spot row of the wrong kind', () => {
+    const ledger = workedExample();
+    const before = JSON.stringify(ledger.snapshot());
+    const crypto = { kind: 'crypto', symbol: 'ETH' } as const;
+    assert.equal(ledger.setPosition('binance', crypto, 1.5, USD), undefined);
+    assert.equal(ledger.setPosition('binance', crypto, 2 ** 53, USD), undefined);
+    assert.equal(ledger.setPosition('binance', crypto, UNIT, -1), undefined);
+    assert.equal(ledger.setPosition('', crypto, UNIT, USD), undefined);
+    assert.equal(ledger.setPosition('binance', { kind: 'crypto', symbol: 'USD' }, UNIT, USD), undefined, 'USD is fiat');
+    assert.equal(ledger.setPosition('binance', { kind: 'fiat', code: 'BTC' }, UNIT, USD), undefined, 'BTC is crypto');
+    assert.equal(ledger.setPosition('binance', { kind: 'crypto', symbol: '' }, UNIT, USD), undefined);
+    assert.equal(ledger.setPosition('binance', { kind: 'perp', symbol: 'BTC-USDT' } as never, UNIT, USD), undefined, 'a perp names its base');
+    assert.equal(JSON.stringify(ledger.snapshot()), before);
+  });
+
+  it('clear deletes every row and reservation; ids go on counting and fill ids are kept', () => {
+    const ledger = workedExample();
+    const res = ledger.reserve('binance', 'USDT', 1_000) as number;
+    const next = ledger.rowCount + 1;
+    assert.equal(ledger.clear(), 2);
+    assert.equal(ledger.rowCount, 0);
+    assert.deepEqual(ledger.view(noMarks, { include_closed: true }).positions, []);
+    assert.equal(ledger.reservation(res), undefined);
+    assert.equal(ledger.release(res), false);
+    assert.deepEqual(ledger.venueSet(), new Set());
+    assert.deepEqual(ledger.applyFill(fill({ fill_id: 'f2' })), { status: 'duplicate' }, 'a fill booked before the clear is still booked once');
+    assert.equal(must(ledger.setPosition('binance', { kind: 'crypto', symbol: 'BTC' }, UNIT, 0)).id, next);
+    // The cleared state round-trips: no dangling reservation refuses the restore.
+    assert.ok(Ledger.fromSnapshot(JSON.parse(JSON.stringify(ledger.snapshot()))) !== undefined);
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Databases } from '../../../storage/database.ts';
 
 /** The databases that hold a client's state (the trade tape and bars are the market's, written on their own). */
-const CLIENT_DATABASES = ['clients', 'apiKeys', 'apiKeyHashes', 'apiKeyViews', 'orders', 'orderKeys', 'openOrders', 'orderStatuses', 'fills', 'ledgers', 'credentials'] as const;
+const CLIENT_DATABASES = ['clients', 'apiKeys', 'apiKeyHashes', 'apiKeyViews', 'orders', 'orderKeys', 'openOrders', 'orderStatuses', 'fills', 'ledgers', 'credentials', 'sandboxSettings'] as const;
 
 const ARRAY_KEYED = new Set<string>(['orders', 'orderKeys', 'openOrders', 'orderStatuses', 'fills', 'ledgers', 'credentials']);
 

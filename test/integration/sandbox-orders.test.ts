@@ -1,0 +1,136 @@
+/**
+ * Sandbox orders against the real service (gateway, two workers, simulated venues, LMDB): a
+ * sandbox key resets its account, then trades BTC-USDT through the same admission, SOR, legs and
+ * edges as live; the edges fill its legs in their sandbox venues (against the real book at
+ * arrival, never changing it: docs/sandbox-simulator.md). The same account's live key sees none
+ * of it, and a sandbox account that was never reset has nothing to trade with.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, startTestService, type TestService, until, clientWithKeys } from '../helpers/service.ts';
+import { TERMINAL, type ApiOrder } from '../helpers/orders.ts';
+
+const SYMBOL = 'BTC-USDT';
+
+interface Fill {
+  fill_id: string;
+  node_order_id: string;
+  venue: string;
+  qty_1e8: number;
+  price_1e9: number;
+  fee_1e9: number;
+  trade_id: string;
+  is_maker: boolean;
+}
+
+describe('sandbox orders (real service)', () => {
+  let svc: TestService;
+  let base: string;
+  let live: string;
+  let sandbox: string;
+
+  const keysOf = (clientId: string) => clientWithKeys(svc, clientId);
+  const submit = (token: string, body: Record<string, unknown>) => call<ApiOrder>(base, 'POST', '/v1/orders', { token, body });
+  const getOrder = async (token: string, id: string): Promise<ApiOrder & { fills: Fill[] | null }> => {
+    const res = await call<ApiOrder & { fills: Fill[] | null }>(base, 'GET', `/v1/orders/${id}?expand=fills`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  const terminal = (token: string, id: string) =>
+    until(`order ${id} terminal`, async () => {
+      const o = await getOrder(token, id);
+      return TERMINAL.has(o.status) ? o : undefined;
+    });
+  const btc = async (token: string): Promise<Map<string, number>> => {
+    const res = await call<{ positions: { venue: string; instrument: { symbol?: string }; qty_1e8: number; is_sandbox: boolean }[] }>(base, 'GET', '/v1/positions', { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const out = new Map<string, number>();
+    for (const p of res.body.positions) if (p.instrument.symbol === 'BTC') out.set(p.venue, p.qty_1e8);
+    return out;
+  };
+
+  before(async () => {
+    svc = await startTestService({ maxOrderNotionalUsd: 10_000_000 });
+    base = svc.base;
+    await until('service ready', async () => ((await call(base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
+    ({ live, sandbox } = await keysOf('paper-trader'));
+    const reset = await call(base, 'POST', '/v1/sandbox/reset', { token: sandbox });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    // The edges stream BTC-USDT once something asks for it: a quote subscribes every venue.
+    await until('BTC-USDT quoted', async () => ((await call(base, 'GET', `/v1/quotes/${SYMBOL}`, { token: sandbox })).status === 200 ? true : undefined), 15_000);
+  });
+
+  after(async () => {
+    await svc?.stop();
+  });
+
+  it('a sandbox market buy routes, fills in the sandbox venues and moves only sandbox positions', async () => {
+    const before = await btc(sandbox);
+    const placed = await submit(sandbox, { client_order_id: 'sbx-buy-1', symbol: SYMBOL, side: 'buy', qty_1e8: 1_000_000, order_type: 'market' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    assert.equal(placed.body.is_sandbox, true);
+    const order = await terminal(sandbox, placed.body.node_order_id);
+    assert.equal(order.status, 'COMPLETED', JSON.stringify(order));
+    assert.equal(order.filled_qty_1e8, 1_000_000);
+    const fills = order.fills ?? [];
+    assert.ok(fills.length > 0);
+    for (const f of fills) assert.match(f.trade_id, /^sbx-/, 'a sandbox venue trade id, never the venue tape');
+    assert.equal(fills.reduce((s, f) => s + f.qty_1e8, 0), 1_000_000);
+    const after = await btc(sandbox);
+    for (const [venue, qty] of after) {
+      const bought = fills.filter((f) => f.venue === venue).reduce((s, f) => s + f.qty_1e8, 0);
+      assert.equal(qty - (before.get(venue) ?? 0), bought, `${venue}: the position moved by exactly its fills`);
+    }
+  });
+
+  it('the live key of the same account sees no sandbox order, fill or position, and the sandbox key no live one', async () => {
+    const liveOrders = await call<{ orders: { node_order_id: string }[] }>(base, 'GET', '/v1/orders', { token: live });
+    assert.equal(liveOrders.status, 200, JSON.stringify(liveOrders.body));
+    assert.deepEqual(liveOrders.body.orders, []);
+    const liveFills = await call<{ fills: unknown[] }>(base, 'GET', '/v1/fills', { token: live });
+    assert.equal(liveFills.status, 200, JSON.stringify(liveFills.body));
+    assert.deepEqual(liveFills.body.fills, []);
+    assert.equal((await btc(live)).size, 0, 'no live positions');
+    const sandboxOrders = await call<{ orders: { node_order_id: string; is_sandbox: boolean }[] }>(base, 'GET', '/v1/orders', { token: sandbox });
+    assert.ok(sandboxOrders.body.orders.length > 0);
+    for (const o of sandboxOrders.body.orders) assert.equal(o.is_sandbox, true);
+    const one = sandboxOrders.body.orders[0]!.node_order_id;
+    assert.equal((await call(base, 'GET', `/v1/orders/${one}`, { token: live })).status, 404, 'a sandbox id is not found with the live key');
+  });
+
+  it('a sandbox sell returns what was bought; a GTC bid far below the market rests, then cancels', async () => {
+    const sold = await submit(sandbox, { client_order_id: 'sbx-sell-1', symbol: SYMBOL, side: 'sell', qty_1e8: 1_000_000, order_type: 'market' });
+    assert.equal(sold.status, 201, JSON.stringify(sold.body));
+    assert.equal((await terminal(sandbox, sold.body.node_order_id)).status, 'COMPLETED');
+
+    const q = await call<{ nbbo: { bid: number } }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token: sandbox });
+    const far = Math.floor(q.body.nbbo.bid / 2) * 1e9;
+    const placed = await submit(sandbox, { client_order_id: 'sbx-gtc-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'limit', limit_price_1e9: far, time_in_force: 'gtc' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    await until('resting', async () => ((await getOrder(sandbox, placed.body.node_order_id)).status === 'ACTIVE' ? true : undefined));
+    const cancelled = await call<{ status: string }>(base, 'DELETE', `/v1/orders/${placed.body.node_order_id}`, { token: sandbox });
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.equal(cancelled.body.status, 'CANCELLED');
+  });
+
+  it("the client's fault settings reach the edges after a reset: reject_rate 1 refuses every leg", async () => {
+    const other = await keysOf('always-refused');
+    const put = await call(base, 'PUT', '/v1/sandbox/settings', { token: other.sandbox, body: { initial_balance_usd: 1_000_000, reject_rate: 1 } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal((await call(base, 'POST', '/v1/sandbox/reset', { token: other.sandbox })).status, 200);
+    const placed = await submit(other.sandbox, { client_order_id: 'sbx-refused-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const order = await terminal(other.sandbox, placed.body.node_order_id);
+    assert.equal(order.filled_qty_1e8, 0, JSON.stringify(order));
+    assert.ok(order.children.length > 0 && order.children.every((c) => c.status === 'rejected' && c.reason === 'venue_rejected'), JSON.stringify(order.children));
+  });
+
+  it('a sandbox account that was never reset has no balances to trade with', async () => {
+    const other = await keysOf('never-reset');
+    const placed = await submit(other.sandbox, { client_order_id: 'sbx-none-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const order = await terminal(other.sandbox, placed.body.node_order_id);
+    assert.equal(order.status, 'REJECTED', JSON.stringify(order));
+    assert.equal(order.filled_qty_1e8, 0);
+  });
+});

@@ -113,6 +113,31 @@ describe('sandbox orders (real service)', () => {
     assert.equal(cancelled.body.status, 'CANCELLED');
   });
 
+  it('a sandbox bid at the best bid fills as maker once the market trades at or through it (queue position), with sandbox positions moving', async () => {
+    let filled: (ApiOrder & { fills: Fill[] | null }) | undefined;
+    for (let attempt = 0; attempt < 4 && filled === undefined; attempt++) {
+      const q = await call<{ nbbo: { bid: number } }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token: sandbox });
+      const bid_1e9 = Math.round(q.body.nbbo.bid * 100) * 10_000_000;
+      const placed = await submit(sandbox, { client_order_id: `sbx-join-${attempt}`, symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'limit', limit_price_1e9: bid_1e9, time_in_force: 'gtc' });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const id = placed.body.node_order_id;
+      filled = await until(
+        'a maker fill',
+        async () => {
+          const o = await getOrder(sandbox, id);
+          return o.filled_qty_1e8 > 0 ? o : undefined;
+        },
+        8_000,
+        100,
+      ).catch(() => undefined);
+      if (filled === undefined) await call(base, 'DELETE', `/v1/orders/${id}`, { token: sandbox });
+    }
+    assert.ok(filled !== undefined, 'a bid at the best bid fills within a few tries');
+    const fills = filled.fills ?? [];
+    assert.ok(fills.length > 0 && fills.every((f) => f.is_maker && /^sbx-/.test(f.trade_id)), JSON.stringify(fills));
+    for (const f of fills) assert.ok(f.price_1e9 <= (filled.limit_price_1e9 as number), 'never above its limit');
+  });
+
   it("the client's fault settings reach the edges after a reset: reject_rate 1 refuses every leg", async () => {
     const other = await keysOf('always-refused');
     const put = await call(base, 'PUT', '/v1/sandbox/settings', { token: other.sandbox, body: { initial_balance_usd: 1_000_000, reject_rate: 1 } });

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, startTestService, type TestService, until, clientWithKeys } from '../helpers/service.ts';
 import { TERMINAL, type ApiOrder } from '../helpers/orders.ts';
+import { SseClient } from '../helpers/sse-client.ts';
+import { StreamClient } from '../helpers/stream-client.ts';
 
 const SYMBOL = 'BTC-USDT';
 
@@ -136,6 +138,45 @@ describe('sandbox orders (real service)', () => {
     const fills = filled.fills ?? [];
     assert.ok(fills.length > 0 && fills.every((f) => f.is_maker && /^sbx-/.test(f.trade_id)), JSON.stringify(fills));
     for (const f of fills) assert.ok(f.price_1e9 <= (filled.limit_price_1e9 as number), 'never above its limit');
+  });
+
+  it('streams: the sandbox key hears its order on orders, fills, routing and tca; the same account live and another sandbox client hear nothing', async () => {
+    const port = svc.service.port;
+    const channels = ['orders', 'fills', 'routing', 'tca'];
+    const open = async (token: string): Promise<StreamClient> => {
+      const ticket = await call<{ ticket: string }>(base, 'GET', '/v1/ws/ticket', { token });
+      assert.equal(ticket.status, 200, JSON.stringify(ticket.body));
+      const stream = await StreamClient.open(`ws://127.0.0.1:${port}/v1/stream?ticket=${ticket.body.ticket}`);
+      stream.send({ subscribe: channels });
+      assert.deepEqual(await stream.next((f) => f.type === 'subscribed'), { type: 'subscribed', channels });
+      return stream;
+    };
+    const stranger = await keysOf('stream-stranger');
+    const [mine, liveSide, other] = await Promise.all([open(sandbox), open(live), open(stranger.sandbox)]);
+    // The SSE streams too: the sandbox key's tca report, none on the live key's.
+    const [mineTca, liveTca, liveRisk] = await Promise.all([
+      SseClient.open(port, '/v1/tca/stream', sandbox),
+      SseClient.open(port, '/v1/tca/stream', live),
+      SseClient.open(port, '/v1/risk/stream', live),
+    ]);
+    await liveRisk.next('risk', 5_000); // the read-out it opens with
+    try {
+      const placed = await submit(sandbox, { client_order_id: 'sbx-stream-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const id = placed.body.node_order_id;
+      const ofOrder = (channel: string) => (f: { channel?: string; data?: Record<string, unknown> }) => f.channel === channel && f.data?.['node_order_id'] === id;
+      for (const channel of channels) await mine.next(ofOrder(channel), 5_000);
+      // Everything of that order has been published by now: nothing of it reached the others.
+      const leaked = (f: { type?: string; channel?: string }) => f.type === 'data' && channels.includes(f.channel ?? '');
+      await assert.rejects(liveSide.next(leaked, 300), 'the live key of the same account heard nothing');
+      await assert.rejects(other.next(leaked, 1), "another client's sandbox key heard nothing");
+      const report = await mineTca.next('tca_report', 5_000);
+      assert.equal((report.data as { node_order_id?: string }).node_order_id, id);
+      await assert.rejects(liveTca.next('tca_report', 300), "no tca report on the live key's stream");
+      await assert.rejects(liveRisk.next('risk', 1), "the live key's risk stream did not move for a sandbox order");
+    } finally {
+      for (const s of [mine, liveSide, other, mineTca, liveTca, liveRisk]) s.close();
+    }
   });
 
   it("the client's fault settings reach the edges after a reset: reject_rate 1 refuses every leg", async () => {

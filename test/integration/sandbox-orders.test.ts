@@ -191,6 +191,30 @@ describe('sandbox orders (real service)', () => {
     assert.ok(order.children.length > 0 && order.children.every((c) => c.status === 'rejected' && c.reason === 'venue_rejected'), JSON.stringify(order.children));
   });
 
+  it('disconnect_rate 1: every answer is lost; reconciliation finds what the sandbox venue did and books it once, never guessed', async () => {
+    const other = await keysOf('always-lost');
+    assert.equal((await call(base, 'PUT', '/v1/sandbox/settings', { token: other.sandbox, body: { initial_balance_usd: 1_000_000, disconnect_rate: 1 } })).status, 200);
+    assert.equal((await call(base, 'POST', '/v1/sandbox/reset', { token: other.sandbox })).status, 200);
+    const placed = await submit(other.sandbox, { client_order_id: 'sbx-lost-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    // The leg times out (2 s), then the router asks the edge what happened (backoffs of 250 ms).
+    const order = await until(
+      'reconciled to a final state',
+      async () => {
+        const o = await getOrder(other.sandbox, placed.body.node_order_id);
+        return TERMINAL.has(o.status) ? o : undefined;
+      },
+      20_000,
+      200,
+    );
+    assert.equal(order.reconciliation_state, 'reconciled', JSON.stringify(order));
+    assert.equal(order.status, 'COMPLETED', 'the venue had filled it: the reconciled answer says so');
+    const fills = order.fills ?? [];
+    assert.equal(fills.reduce((sum, f) => sum + f.qty_1e8, 0), order.filled_qty_1e8);
+    assert.equal(new Set(fills.map((f) => f.trade_id)).size, fills.length, 'each venue trade booked once');
+    assert.equal(order.filled_qty_1e8, 100_000);
+  });
+
   it('a sandbox account that was never reset has no balances to trade with', async () => {
     const other = await keysOf('never-reset');
     const placed = await submit(other.sandbox, { client_order_id: 'sbx-none-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });

@@ -179,7 +179,8 @@ export class JournaledOrders implements OrderLog {
     const lasts: [client: string, mode: Mode, offset: number, value: Uint8Array][] = [];
     for (const [client, mode, checkpoint] of write.ledgers) {
       // Copied (a Buffer's slice() would be a view): msgpackr reuses the buffer it packs into.
-      const bytes = Uint8Array.from(this.packr.pack(checkpoint));
+      // The typed-array constructor copies in one block; Uint8Array.from walked it byte by byte.
+      const bytes = new Uint8Array(this.packr.pack(checkpoint));
       if (bytes.length <= LEDGER_PART_BYTES) {
         lasts.push([client, mode, 0, bytes]);
         continue;

@@ -23,3 +23,15 @@ export interface ApiOrder {
   tca: { best_single_venue: { venue: string } | null; savings_usd_1e9: number | null; [k: string]: unknown } | null;
   [k: string]: unknown;
 }
+
+/** A fill as `GET /v1/orders/{id}?expand=fills` lists it, as far as the tests read it. */
+export interface ApiFill {
+  fill_id: string;
+  node_order_id: string;
+  venue: string;
+  qty_1e8: number;
+  price_1e9: number;
+  fee_1e9: number;
+  trade_id: string;
+  is_maker: boolean;
+}

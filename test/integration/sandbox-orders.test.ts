@@ -8,22 +8,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, startTestService, type TestService, until, clientWithKeys } from '../helpers/service.ts';
-import { TERMINAL, type ApiOrder } from '../helpers/orders.ts';
+import { TERMINAL, type ApiFill as Fill, type ApiOrder } from '../helpers/orders.ts';
 import { SseClient } from '../helpers/sse-client.ts';
 import { StreamClient } from '../helpers/stream-client.ts';
 
 const SYMBOL = 'BTC-USDT';
-
-interface Fill {
-  fill_id: string;
-  node_order_id: string;
-  venue: string;
-  qty_1e8: number;
-  price_1e9: number;
-  fee_1e9: number;
-  trade_id: string;
-  is_maker: boolean;
-}
 
 describe('sandbox orders (real service)', () => {
   let svc: TestService;

@@ -13,6 +13,8 @@ export interface ServiceConfig {
   simSeed: number;
   /** Seed of the sandbox venues' fault draws, for clients that set none: the same seed and book sequence give the same sandbox fills. */
   sandboxSeed: number;
+  /** `venue` (default): a simulated venue executes an order its one-way latency after it is sent, live and sandbox alike; `off`: on receipt (engine-only benchmarks). */
+  simOrderLatency?: 'venue' | 'off';
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
   credentialsKey?: string | undefined;
   /** Per-order notional cap, USD (pre-trade risk). */
@@ -48,6 +50,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
   };
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const simOrderLatency = text('SIM_ORDER_LATENCY') ?? 'venue';
+  if (simOrderLatency !== 'venue' && simOrderLatency !== 'off') throw new Error(`SIM_ORDER_LATENCY must be venue or off, got ${JSON.stringify(simOrderLatency)}`);
   const credentialsKey = text('CREDENTIALS_KEY');
   if (credentialsKey !== undefined) parseCredentialsKey(credentialsKey); // throws without echoing the value
   return {
@@ -58,6 +62,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     logLevel,
     simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),
     sandboxSeed: integer('SANDBOX_SEED', 1, 0, 2 ** 31 - 1),
+    simOrderLatency,
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),

@@ -77,7 +77,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     log,
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
-    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, dataDir: config.dataDir, ...execution },
+    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', dataDir: config.dataDir, ...execution },
   });
   const endpoint = topology.endpoint;
 

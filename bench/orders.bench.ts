@@ -32,8 +32,12 @@ const QTY = 100_000; // 0.001 BTC
 const BASELINE = process.env['BENCH_ORDERS_BASELINE'] ?? '4b8a5dc';
 /** Clients at once in the many-clients rounds (one router each). */
 const CLIENTS = 4;
-/** Worker threads of both builds (`BENCH_ORDERS_WORKERS`, default 2: the four-clients rounds need two to spread over). */
-const SERVICE_ENV = { WORKERS: process.env['BENCH_ORDERS_WORKERS'] ?? '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000' };
+/**
+ * Worker threads of both builds (`BENCH_ORDERS_WORKERS`, default 2: the four-clients rounds need
+ * two to spread over). The simulated venues execute on receipt (`SIM_ORDER_LATENCY=off`; the
+ * baseline build had no order latency): this measures the engine, not the venues' latency.
+ */
+const SERVICE_ENV = { WORKERS: process.env['BENCH_ORDERS_WORKERS'] ?? '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000', SIM_ORDER_LATENCY: 'off' };
 
 const ECHO_SERVER = `
 const { createRequire } = require('node:module');

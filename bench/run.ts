@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   sor: () => import('./sor.bench.ts'),
   records: () => import('./records.bench.ts'),
   sandbox: () => import('./sandbox.bench.ts'),
+  roundtrip: () => import('./roundtrip.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

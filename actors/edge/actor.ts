@@ -75,6 +75,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private depthSymbol = '';
   /** Sandbox children: executed against this edge's book, never on the venue (`sandbox-legs.ts`). */
   private sandbox: SandboxLegs | undefined;
+  /** How long a child order takes to reach the venue (ms): the venue's one-way latency, or 0 with `SIM_ORDER_LATENCY=off`. */
+  private arrivalMs = 0;
   /** Injected child-order faults (test-only `LegFaults`); undefined, the default, costs one branch per leg. */
   private legFaults: VenueFaults | undefined;
 
@@ -86,6 +88,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   onStart(ctx: ActorContext): void {
     this.ctx = ctx;
     const seed = Number(ctx.environment.settings['simSeed'] ?? 1);
+    this.arrivalMs = ctx.environment.settings['simOrderLatency'] === 'off' ? 0 : this.spec.market.latency_ms;
     const model = new LatentPriceModel(seed);
     this.sim = new SimVenue(this.spec, model, seed, this, { start_ns: Date.now() * NS_PER_MS });
     const depth = ctx.environment.shared['depth'];
@@ -103,6 +106,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const sim = this.sim;
     this.sandbox = new SandboxLegs({
       spec: this.spec,
+      arrivalMs: this.arrivalMs,
       sim: () => sim,
       nowNs: () => Date.now() * NS_PER_MS,
       schedule: (ms, fn) => void ctx.schedule(ms, fn),
@@ -142,11 +146,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
           ),
         );
       case 'Execute':
-        if (message.sandbox) return this.sandboxLeg(message);
-        return this.legFaults === undefined ? this.execute(message) : this.faulty(message, this.legFaults, ctx);
       case 'Place':
         if (message.sandbox) return this.sandboxLeg(message);
-        return this.legFaults === undefined ? this.place(message) : this.faulty(message, this.legFaults, ctx);
+        return this.arrivalMs === 0 ? this.leg(message, ctx.askThread, ctx.askCorrelation) : this.afterArrival(message, ctx);
       case 'Cancel':
         if (this.sandbox?.isResting(message.child_id)) {
           const cancelled = this.sandbox.cancel(message.child_id);
@@ -277,6 +279,22 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     });
   }
 
+  /**
+   * A live child reaches the venue its one-way latency after the router sent it: the book may
+   * have moved meanwhile (the router's limit price bounds what that can cost), as on a real venue.
+   */
+  private afterArrival(message: Execute | Place, ctx: ActorContext): Promise<unknown> {
+    const thread = ctx.askThread;
+    const correlation = ctx.askCorrelation;
+    return new Promise((resolve) => ctx.schedule(this.arrivalMs, () => resolve(this.leg(message, thread, correlation))));
+  }
+
+  /** A live child at the venue; `thread`/`correlation` name the ask (an injected duplicate answers it twice). */
+  private leg(message: Execute | Place, thread: number, correlation: number): unknown {
+    if (this.legFaults !== undefined) return this.faulty(message, this.legFaults, thread, correlation);
+    return message.t === 'Execute' ? this.execute(message) : this.place(message);
+  }
+
   /** Runs a child order against the venue's book and prices its fills with the taker fee. */
   private execute(message: Extract<EdgeMessage, { t: 'Execute' }>): ChildExecution {
     if (this.journal.refused(message.child_id)) return this.childExecution(message.child_id, false, 'reconciled_as_not_received', []);
@@ -316,7 +334,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
    * A leg under an injected fault (`sim/venue-faults.ts`). The venue's own record (the child
    * journal) always holds what it really did, so reconciliation finds the truth.
    */
-  private faulty(message: Execute | Place, faults: VenueFaults, ctx: ActorContext): unknown {
+  private faulty(message: Execute | Place, faults: VenueFaults, thread: number, correlation: number): unknown {
+    const ctx = this.ctx!;
     const fault: LegFault = faults.draw();
     if (fault.kind !== 'none') ctx.log.debug({ edge: this.spec.edge_id, child_id: message.child_id, fault }, 'injected leg fault');
     const run = (): ChildExecution | ChildPlacement => (message.t === 'Execute' ? this.execute(message) : this.place(message));
@@ -331,7 +350,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       }
       case 'duplicate': {
         const answer = run();
-        this.duplicate(message, answer, ctx.askThread, ctx.askCorrelation, fault.delay_ms);
+        this.duplicate(message, answer, thread, correlation, fault.delay_ms);
         return answer;
       }
       case 'disconnect': {

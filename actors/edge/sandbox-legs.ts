@@ -27,6 +27,8 @@ export interface Arrived<R> {
 /** What the edge actor lends the sandbox legs: its venue's book, a timer, and the way to tell a router. */
 export interface SandboxHost {
   spec: SimEdgeSpec;
+  /** The venue's one-way order latency (ms), as its live legs see it. */
+  arrivalMs: number;
   sim(): SimVenue;
   nowNs(): number;
   schedule(ms: number, fn: () => void): void;
@@ -194,7 +196,7 @@ export class SandboxLegs {
         edge_id: spec.edge_id,
         taker_bps: spec.taker_bps,
         maker_bps: spec.maker_bps,
-        venue_latency_ms: spec.market.latency_ms,
+        venue_latency_ms: this.host.arrivalMs,
         rules: (symbol) => rulesOf(spec.edge_id, symbol),
         trade_id_prefix: `sbx-${Math.floor(this.host.nowNs() / 1_000_000)}-`,
       },

@@ -11,6 +11,8 @@ export interface ServiceProcess {
   port: number;
   /** A live API key of a client at a rate limit the benchmark never reaches. */
   apiKey: string;
+  /** The same client's sandbox key. */
+  sandboxKey: string;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -29,7 +31,8 @@ export async function startServiceProcess(env: Record<string, string> = {}, root
     { cwd: root, env: fullEnv, encoding: 'utf8' },
   );
   const apiKey = /live key\s+\([^)]*\):\s+(\S+)/.exec(created)?.[1];
-  if (apiKey === undefined) throw new Error(`admin CLI printed no key:\n${created}`);
+  const sandboxKey = /sandbox key\s+\([^)]*\):\s+(\S+)/.exec(created)?.[1];
+  if (apiKey === undefined || sandboxKey === undefined) throw new Error(`admin CLI printed no keys:\n${created}`);
   const logPath = join(dataDir, 'service.log');
   const logFd = openSync(logPath, 'w');
   // BENCH_SERVICE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the service under load.
@@ -41,6 +44,7 @@ export async function startServiceProcess(env: Record<string, string> = {}, root
     child,
     port,
     apiKey,
+    sandboxKey,
     dataDir,
     stop: async () => {
       const exitedBefore = child.exitCode !== null || child.signalCode !== null;

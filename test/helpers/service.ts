@@ -110,7 +110,7 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
 
 /** Credentials a simulated venue accepts (okx also wants a passphrase). */
 export function venueCredentials(venue: string): Record<string, string> {
-  return { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' ? { passphrase: 'pass' } : {}) };
+  return { api_key: `key-${venue}-0123456789`, api_secret: `secret-${venue}-0123456789abcdef`, ...(venue === 'okx' || venue === 'kucoin' ? { passphrase: 'pass' } : {}) };
 }
 
 export interface TradingService {

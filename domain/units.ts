@@ -62,22 +62,41 @@ export function nowNs(): number {
   return Date.now() * 1_000_000;
 }
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+/** An integer as the API writes it: a number while it is a safe integer, past that the exact bigint (written as a JSON integer literal, never rounded). */
+export type ExactInt = number | bigint;
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** `x` as a number when that is exact, else `x` itself. */
+export function exactInt(x: bigint): ExactInt {
+  return x <= MAX_SAFE_BIG && x >= -MAX_SAFE_BIG ? Number(x) : x;
+}
+
+/** Digits of a scaled decimal at most (10^40: far past int64, still a small bigint). */
+const MAX_SCALED_DIGITS = 40;
+
+/** A decimal as JSON or `String(number)` writes it: sign, digits, fraction, exponent (`1e+21`, `1E5`). */
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
  * A decimal number (a JSON number where the spec asks for one, e.g. sandbox `qty`) as an exact
- * integer x 10^`decimals`, from the number's own shortest decimal text (`String(0.1)` is `0.1`),
- * so no float multiply drifts (0.29 x 1e8 is 28999999.999999996). Undefined when the value is
- * not finite or needs more than `decimals` decimal places.
+ * integer x 10^`decimals`, from its decimal text: the literal's own source text when given as a
+ * string (`gateway/http/exact-json.ts`: a double cannot hold 123456789012.12345678), else the
+ * number's shortest decimal text (`String(0.1)` is `0.1`), so no float multiply drifts (0.29 x
+ * 1e8 is 28999999.999999996). Undefined when the value is not finite, needs more than
+ * `decimals` decimal places, or is past 10^40 scaled.
  */
-export function decimalToScaled(value: number, decimals: number): bigint | undefined {
-  if (!Number.isFinite(value)) return undefined;
+export function decimalToScaled(value: number | string, decimals: number): bigint | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
   const m = DECIMAL.exec(String(value));
   if (m === null) return undefined;
-  const digits = m[2]! + (m[3] ?? '');
+  const digits = (m[2]! + (m[3] ?? '')).replace(/^0+/, '');
+  if (digits === '') return 0n;
   // The value's decimal places: those written, less the exponent.
   const places = (m[3]?.length ?? 0) - Number(m[4] ?? 0);
   const shift = decimals - places;
+  // Past 10^40 no amount here is meaningful, and a huge exponent must not build a huge power.
+  if (digits.length + shift > MAX_SCALED_DIGITS) return undefined;
   let scaled: bigint;
   if (shift >= 0) scaled = BigInt(digits) * 10n ** BigInt(shift);
   else {

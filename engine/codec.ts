@@ -8,7 +8,7 @@ import type { RingWriter } from './ring/spsc-ring.ts';
  * order-sized envelope; the hottest messages get fixed binary layouts instead.
  */
 export class FrameEncoder {
-  private readonly packr = new Packr({ useRecords: false, moreTypes: false });
+  private readonly packr = new Packr({ useRecords: false, moreTypes: false, useBigIntExtension: true });
 
   /** Encodes and writes; false when the ring is full (nothing written). */
   write(writer: RingWriter, type: number, value: unknown): boolean {

@@ -104,9 +104,13 @@ export function defaultEntryPrice1e9(kind: InstrumentKind, symbol: string): bigi
  * Checks every position of a call and converts it (rules 1-5): the whole call is refused when
  * any position is wrong, so nothing is written. Amounts are exact: qty to _1e8 and the entry
  * price to _1e9 from the number's decimal text; more decimal places than that is refused, not
- * rounded.
+ * rounded. `exactText(i, field)` gives a number's source text when the parsed double may have
+ * rounded it (`gateway/http/exact-json.ts`): 123456789012.12345678 stays exactly that.
  */
-export function checkSandboxPositions(positions: readonly SandboxPositionInput[]): { rows: SandboxWireRow[] } | { errors: SandboxFieldError[] } {
+export function checkSandboxPositions(
+  positions: readonly SandboxPositionInput[],
+  exactText: (index: number, field: 'qty' | 'entry_price_usd') => string | undefined = () => undefined,
+): { rows: SandboxWireRow[] } | { errors: SandboxFieldError[] } {
   const errors: SandboxFieldError[] = [];
   const fail = (field: string, message: string) => {
     if (errors.length < MAX_ERRORS) errors.push({ field, message });
@@ -122,12 +126,12 @@ export function checkSandboxPositions(positions: readonly SandboxPositionInput[]
     if (kind === undefined) fail(`${at}.kind`, `must be one of ${INSTRUMENT_KINDS.join(', ')}`);
     else if (typeof p.symbol !== 'string' || p.symbol.length === 0 || p.symbol.length > SANDBOX_MAX_SYMBOL_CHARS) fail(`${at}.symbol`, `must be 1 to ${SANDBOX_MAX_SYMBOL_CHARS} characters`);
     else if (sandboxInstrument(kind, p.symbol) === undefined) fail(`${at}.symbol`, symbolRule(kind));
-    const qty = typeof p.qty === 'number' && Math.abs(p.qty) <= SANDBOX_MAX_QTY ? decimalToScaled(p.qty, QTY_DECIMALS) : undefined;
+    const qty = typeof p.qty === 'number' && Math.abs(p.qty) <= SANDBOX_MAX_QTY ? decimalToScaled(exactText(i, 'qty') ?? p.qty, QTY_DECIMALS) : undefined;
     if (qty === undefined) fail(`${at}.qty`, `must be a finite number of at most ${SANDBOX_MAX_QTY} in size with at most ${QTY_DECIMALS} decimal places`);
     else if (qty < 0n && kind !== undefined && kind !== 'perp') fail(`${at}.qty`, `must be >= 0 for ${kind} (only perps may be short)`);
     let entry: bigint | undefined;
     if (p.entry_price_usd !== undefined) {
-      entry = typeof p.entry_price_usd === 'number' && p.entry_price_usd >= 0 && p.entry_price_usd <= SANDBOX_MAX_ENTRY_PRICE_USD ? decimalToScaled(p.entry_price_usd, PRICE_DECIMALS) : undefined;
+      entry = typeof p.entry_price_usd === 'number' && p.entry_price_usd >= 0 && p.entry_price_usd <= SANDBOX_MAX_ENTRY_PRICE_USD ? decimalToScaled(exactText(i, 'entry_price_usd') ?? p.entry_price_usd, PRICE_DECIMALS) : undefined;
       if (entry === undefined) fail(`${at}.entry_price_usd`, `must be a number from 0 to ${SANDBOX_MAX_ENTRY_PRICE_USD} with at most ${PRICE_DECIMALS} decimal places`);
     }
     if (errors.length > before || kind === undefined || qty === undefined) return;

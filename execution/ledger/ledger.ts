@@ -22,6 +22,7 @@
 import { parseSymbol } from '../../domain/market.ts';
 import type { Mode } from '../../domain/orders.ts';
 import { RecentSet } from '../../domain/recent.ts';
+import { exactInt, type ExactInt } from '../../domain/units.ts';
 
 // --- Vocabulary -------------------------------------------------------------------------------
 
@@ -229,30 +230,30 @@ export interface PositionView {
   id: number;
   venue: string;
   instrument: Instrument;
-  qty_1e8: number;
-  locked_qty_1e8: number;
-  available_qty_1e8: number;
-  entry_price_usd_1e9: number;
+  qty_1e8: ExactInt;
+  locked_qty_1e8: ExactInt;
+  available_qty_1e8: ExactInt;
+  entry_price_usd_1e9: ExactInt;
   /** absent on fiat rows (spec: fiat rows omit the price-mark fields) */
-  current_price_usd_1e9?: number;
-  current_value_usd_1e9: number;
-  unrealized_pnl_usd_1e9: number;
-  realized_pnl_usd_1e9: number;
-  fees_usd_1e9: number;
+  current_price_usd_1e9?: ExactInt;
+  current_value_usd_1e9: ExactInt;
+  unrealized_pnl_usd_1e9: ExactInt;
+  realized_pnl_usd_1e9: ExactInt;
+  fees_usd_1e9: ExactInt;
   lifecycle: Lifecycle;
   transferable: boolean;
   settled: boolean;
   /** only on event-contract rows: null before settlement */
-  settled_mark_usd_1e9?: number | null;
+  settled_mark_usd_1e9?: ExactInt | null;
   is_sandbox: boolean;
 }
 
 export interface PositionTotals {
-  nav_usd_1e9: number;
-  cash_usd_1e9: number;
-  unrealized_pnl_usd_1e9: number;
-  realized_pnl_usd_1e9: number;
-  fees_usd_1e9: number;
+  nav_usd_1e9: ExactInt;
+  cash_usd_1e9: ExactInt;
+  unrealized_pnl_usd_1e9: ExactInt;
+  realized_pnl_usd_1e9: ExactInt;
+  fees_usd_1e9: ExactInt;
   num_positions: number;
 }
 
@@ -638,31 +639,31 @@ export class Ledger {
         id: row.id,
         venue: row.venue,
         instrument: { ...inst },
-        qty_1e8: Number(row.qty),
-        locked_qty_1e8: Number(row.locked),
-        available_qty_1e8: Number(row.qty - row.locked),
-        entry_price_usd_1e9: Number(row.entry),
-        current_value_usd_1e9: Number(value),
-        unrealized_pnl_usd_1e9: Number(upnl),
-        realized_pnl_usd_1e9: Number(row.realized),
-        fees_usd_1e9: Number(row.fees),
+        qty_1e8: exactInt(row.qty),
+        locked_qty_1e8: exactInt(row.locked),
+        available_qty_1e8: exactInt(row.qty - row.locked),
+        entry_price_usd_1e9: exactInt(row.entry),
+        current_value_usd_1e9: exactInt(value),
+        unrealized_pnl_usd_1e9: exactInt(upnl),
+        realized_pnl_usd_1e9: exactInt(row.realized),
+        fees_usd_1e9: exactInt(row.fees),
         lifecycle: { ...row.lifecycle },
         transferable: transferableOf(inst),
         settled: row.settled,
         is_sandbox: this.mode === 'sandbox',
       };
-      if (inst.kind !== 'fiat') view.current_price_usd_1e9 = Number(price);
-      if (inst.kind === 'event_contract') view.settled_mark_usd_1e9 = row.settledMark === null ? null : Number(row.settledMark);
+      if (inst.kind !== 'fiat') view.current_price_usd_1e9 = exactInt(price);
+      if (inst.kind === 'event_contract') view.settled_mark_usd_1e9 = row.settledMark === null ? null : exactInt(row.settledMark);
       positions.push(view);
     }
     return {
       positions,
       totals: {
-        nav_usd_1e9: Number(nav),
-        cash_usd_1e9: Number(cash),
-        unrealized_pnl_usd_1e9: Number(unrealized),
-        realized_pnl_usd_1e9: Number(realized),
-        fees_usd_1e9: Number(fees),
+        nav_usd_1e9: exactInt(nav),
+        cash_usd_1e9: exactInt(cash),
+        unrealized_pnl_usd_1e9: exactInt(unrealized),
+        realized_pnl_usd_1e9: exactInt(realized),
+        fees_usd_1e9: exactInt(fees),
         num_positions: positions.length,
       },
     };

@@ -2,7 +2,7 @@ import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import type { SandboxProfile } from '../../actors/edge/messages.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
 import { orderView, type Mode } from '../../domain/orders.ts';
-import { decimalToScaled } from '../../domain/units.ts';
+import { decimalToScaled, exactInt } from '../../domain/units.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
@@ -198,11 +198,15 @@ function risk(s: ExecutionService, owner: OrderOwner): RiskAnswer {
     reserved: ledger
       .rows()
       .filter((r) => r.locked_qty_1e8 > 0n)
-      .map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: Number(r.locked_qty_1e8) })),
+      .map((r) => ({ venue: r.venue, instrument: r.instrument, locked_qty_1e8: exactInt(r.locked_qty_1e8) })),
     nav_usd_1e9: view.totals.nav_usd_1e9,
     cash_usd_1e9: view.totals.cash_usd_1e9,
-    gross_exposure_usd_1e9: view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((sum, r) => sum + Math.abs(r.current_value_usd_1e9), 0),
+    gross_exposure_usd_1e9: exactInt(view.positions.filter((r) => r.instrument.kind === 'crypto').reduce((sum, r) => sum + absBig(BigInt(r.current_value_usd_1e9)), 0n)),
   };
+}
+
+function absBig(x: bigint): bigint {
+  return x < 0n ? -x : x;
 }
 
 /** The edge's view of a client's effective sandbox settings; no seed of its own: the service's. */

@@ -1,5 +1,6 @@
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import type { Mode, OrderRecord } from '../../domain/orders.ts';
+import type { ExactInt } from '../../domain/units.ts';
 import type { Instrument, PositionFilters, PositionsView, PositionTotals, PositionView } from '../ledger/ledger.ts';
 import type { SandboxWireRow } from '../sandbox.ts';
 import { topic } from '../../engine/topic.ts';
@@ -97,10 +98,10 @@ export interface PreviewAnswer {
 
 /** The ledger's part of the risk read-out; the gateway adds the kill switch, limits and working orders. */
 export interface RiskAnswer {
-  reserved: { venue: string; instrument: Instrument; locked_qty_1e8: number }[];
-  nav_usd_1e9: number;
-  cash_usd_1e9: number;
-  gross_exposure_usd_1e9: number;
+  reserved: { venue: string; instrument: Instrument; locked_qty_1e8: ExactInt }[];
+  nav_usd_1e9: ExactInt;
+  cash_usd_1e9: ExactInt;
+  gross_exposure_usd_1e9: ExactInt;
 }
 
 export type { PositionsView, VenueOrdersView };

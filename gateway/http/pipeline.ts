@@ -10,6 +10,7 @@ import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
 import type { HttpRequest, HttpResponse } from '../uws.ts';
 import { compileBody, compileText, type Validator } from '../validation.ts';
 import type { HttpMethod, Reply, RouteSpec } from './route.ts';
+import { stringifyExact } from './exact-json.ts';
 import type { Router } from './router.ts';
 import { statusLine } from './status.ts';
 import { openSse } from './sse.ts';
@@ -251,6 +252,7 @@ export class HttpPipeline {
         params,
         query,
         body,
+        bodyText,
         principal,
         idempotencyKey,
       });
@@ -301,7 +303,7 @@ export class HttpPipeline {
     }
     let body: string | Uint8Array | undefined;
     try {
-      body = reply.status === 204 ? undefined : (reply.json ?? JSON.stringify(reply.body));
+      body = reply.status === 204 ? undefined : (reply.json ?? stringifyExact(reply.body));
     } catch (err) {
       this.fail(exchange, err); // e.g. a BigInt that escaped conversion
       return;

@@ -17,6 +17,8 @@ export interface RequestContext {
   readonly params: Record<string, string>;
   readonly query: Record<string, unknown>;
   readonly body: unknown;
+  /** The body as received (for `exactNumbers`: the source text of numbers a double rounds). */
+  readonly bodyText: string | undefined;
   /** Set on every route whose auth level is not `public`. */
   readonly principal: Principal | undefined;
   /** The `Idempotency-Key` header of a POST, when sent. */

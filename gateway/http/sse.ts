@@ -1,4 +1,5 @@
 import type { HttpResponse } from '../uws.ts';
+import { stringifyExact } from './exact-json.ts';
 
 /** Writes server-sent events to one open response. */
 export interface SseSink {
@@ -45,11 +46,11 @@ export function openSse(res: HttpResponse, requestId: string, open: SseOpen, onC
   });
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
-  cleanup = open({ send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) });
+  cleanup = open({ send: (event, data) => write(`event: ${event}\ndata: ${stringifyExact(data)}\n\n`) });
   // Ends the stream from the server's side with one last event (a revoked or expired credential).
   return (last) => {
     if (closed) return;
-    write(`event: ${last.event}\ndata: ${JSON.stringify(last.data)}\n\n`);
+    write(`event: ${last.event}\ndata: ${stringifyExact(last.data)}\n\n`);
     close();
     res.cork(() => res.end());
   };

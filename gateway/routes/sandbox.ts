@@ -4,6 +4,7 @@ import { checkSandboxPositions } from '../../execution/sandbox.ts';
 import type { SandboxSettings } from '../../storage/sandbox-settings.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
+import { exactNumbers, numberTextAt } from '../http/exact-json.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import {
   SandboxPositionsReqSchema,
@@ -55,7 +56,9 @@ export function sandboxRoutes(ctx: GatewayContext): RouteSpec[] {
       handler: async (req) => {
         const p = principalOf(req);
         const body = req.body as Static<typeof SandboxPositionsReqSchema>;
-        const checked = checkSandboxPositions(body.positions);
+        // Numbers a double would have rounded are taken from their source text.
+        const exact = req.bodyText === undefined ? undefined : exactNumbers(req.bodyText);
+        const checked = checkSandboxPositions(body.positions, exact === undefined ? undefined : (i, field) => numberTextAt(exact, ['positions', i, field]));
         if ('errors' in checked) throw Errors.validation(checked.errors);
         const written = await ctx.execution.sandboxPositions(p.client_id, checked.rows, body.replace ?? false);
         ctx.log.info({ client_id: p.client_id, written: written.written, deleted: written.deleted }, 'sandbox positions written');
@@ -116,6 +119,11 @@ export function sandboxRoutes(ctx: GatewayContext): RouteSpec[] {
         // The balance becomes quote-asset quantities in _1e8: more decimal places cannot be held.
         if (decimalToScaled(body.initial_balance_usd, 8) === undefined) {
           throw Errors.validation([{ field: 'initial_balance_usd', message: 'must have at most 8 decimal places' }]);
+        }
+        // It is kept as a number: one a double cannot hold exactly is refused, never rounded.
+        const text = req.bodyText === undefined ? undefined : numberTextAt(exactNumbers(req.bodyText), ['initial_balance_usd']);
+        if (text !== undefined && decimalToScaled(text, 8) !== decimalToScaled(body.initial_balance_usd, 8)) {
+          throw Errors.validation([{ field: 'initial_balance_usd', message: `${text} has more significant digits than a balance keeps (15); send at most 15` }]);
         }
         let pending: SandboxSettings;
         try {

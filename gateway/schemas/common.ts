@@ -1,3 +1,4 @@
+import type { ExactInt } from '../../domain/units.ts';
 import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shared schemas; named ones become `components.schemas` entries in the OpenAPI document. */
@@ -43,6 +44,17 @@ export function StringEnum<const V extends readonly [string, ...string[]]>(value
 /** An integer that is a count, a size or an id: never negative. */
 export function Count(description?: string) {
   return Type.Integer({ minimum: 0, ...(description === undefined ? {} : { description }) });
+}
+
+/**
+ * An amount or quantity that is exact at any size: a JSON integer literal, past 2^53 too (the
+ * service writes bigints as literals, `gateway/http/exact-json.ts`). A client parsing with plain
+ * `JSON.parse` rounds such values; use a parser that keeps big integers (e.g. lossless-json).
+ */
+export function ExactInteger(options: { description?: string; minimum?: number } = {}) {
+  const note = 'exact at any size: may exceed 2^53';
+  const description = options.description === undefined ? note : `${options.description}; ${note}`;
+  return Type.Unsafe<ExactInt>(Type.Integer({ ...(options.minimum === undefined ? {} : { minimum: options.minimum }), description }));
 }
 
 /** Whether A and B admit exactly the same values. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Instrument, Lifecycle, PositionsView, PositionTotals, PositionView } from '../../execution/ledger/ledger.ts';
-import { Count, describing, Nullable } from './common.ts';
+import { Count, describing, ExactInteger, Nullable } from './common.ts';
 
 /**
  * The unified position model (spec: "Position", "Positions"; execution/ledger/ledger.ts
@@ -62,19 +62,19 @@ export const PositionSchema = describing<PositionView>()(
       id: Count('database key'),
       venue: Type.String(),
       instrument: InstrumentSchema,
-      qty_1e8: Type.Integer({ description: 'signed; negative for short perps and event contracts' }),
-      locked_qty_1e8: Count('reserved for working orders'),
-      available_qty_1e8: Type.Integer({ description: 'qty minus locked' }),
-      entry_price_usd_1e9: Count('weighted-average entry price'),
-      current_price_usd_1e9: Type.Optional(Count('the mark: $1 for USD and stablecoins, the consolidated mid, else the entry price; absent on fiat rows')),
-      current_value_usd_1e9: Type.Integer({ description: 'qty x current price / 1e8' }),
-      unrealized_pnl_usd_1e9: Type.Integer(),
-      realized_pnl_usd_1e9: Type.Integer(),
-      fees_usd_1e9: Type.Integer(),
+      qty_1e8: ExactInteger({ description: 'signed; negative for short perps and event contracts' }),
+      locked_qty_1e8: ExactInteger({ minimum: 0, description: 'reserved for working orders' }),
+      available_qty_1e8: ExactInteger({ description: 'qty minus locked' }),
+      entry_price_usd_1e9: ExactInteger({ minimum: 0, description: 'weighted-average entry price' }),
+      current_price_usd_1e9: Type.Optional(ExactInteger({ minimum: 0, description: 'the mark: $1 for USD and stablecoins, the consolidated mid, else the entry price; absent on fiat rows' })),
+      current_value_usd_1e9: ExactInteger({ description: 'qty x current price / 1e8' }),
+      unrealized_pnl_usd_1e9: ExactInteger(),
+      realized_pnl_usd_1e9: ExactInteger(),
+      fees_usd_1e9: ExactInteger(),
       lifecycle: LifecycleSchema,
       transferable: Type.Boolean({ description: 'true for fiat and spot crypto' }),
       settled: Type.Boolean(),
-      settled_mark_usd_1e9: Type.Optional(Nullable(Count(), 'only on event-contract rows: null before settlement')),
+      settled_mark_usd_1e9: Type.Optional(Nullable(ExactInteger({ minimum: 0 }), 'only on event-contract rows: null before settlement')),
       is_sandbox: Type.Boolean(),
     },
     {
@@ -91,11 +91,11 @@ export const PositionSchema = describing<PositionView>()(
 export const PositionTotalsSchema = describing<PositionTotals>()(
   Type.Object(
     {
-      nav_usd_1e9: Type.Integer({ description: 'sum of current values' }),
-      cash_usd_1e9: Type.Integer({ description: 'fiat rows and stablecoin rows at $1' }),
-      unrealized_pnl_usd_1e9: Type.Integer(),
-      realized_pnl_usd_1e9: Type.Integer(),
-      fees_usd_1e9: Type.Integer(),
+      nav_usd_1e9: ExactInteger({ description: 'sum of current values' }),
+      cash_usd_1e9: ExactInteger({ description: 'fiat rows and stablecoin rows at $1' }),
+      unrealized_pnl_usd_1e9: ExactInteger(),
+      realized_pnl_usd_1e9: ExactInteger(),
+      fees_usd_1e9: ExactInteger(),
       num_positions: Count(),
     },
     { $id: 'PositionTotals', additionalProperties: false, description: 'Aggregates over the returned, filtered rows' },

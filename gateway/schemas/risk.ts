@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { KillSwitchState } from '../../storage/meta.ts';
-import { Count, describing, Nullable } from './common.ts';
+import { Count, describing, ExactInteger, Nullable } from './common.ts';
 import { InstrumentSchema } from './positions.ts';
 
 /** The kill switch and the risk read-out (spec: "Health, risk, streams, misc"). */
@@ -23,12 +23,12 @@ export const RiskReadoutSchema = Type.Object(
     limits: Type.Object({ max_order_notional_usd_1e9: Count('per-order notional cap (pre-trade risk)') }, { additionalProperties: false }),
     working_orders: Count('orders not yet terminal'),
     reserved: Type.Array(
-      Type.Object({ venue: Type.String(), instrument: InstrumentSchema, locked_qty_1e8: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      Type.Object({ venue: Type.String(), instrument: InstrumentSchema, locked_qty_1e8: ExactInteger({ minimum: 1 }) }, { additionalProperties: false }),
       { description: 'ledger rows holding reservations for working orders' },
     ),
-    nav_usd_1e9: Type.Integer(),
-    cash_usd_1e9: Type.Integer(),
-    gross_exposure_usd_1e9: Count('sum of the absolute values of the crypto rows'),
+    nav_usd_1e9: ExactInteger(),
+    cash_usd_1e9: ExactInteger(),
+    gross_exposure_usd_1e9: ExactInteger({ minimum: 0, description: 'sum of the absolute values of the crypto rows' }),
     as_of_ns: Count(),
   },
   { $id: 'RiskReadout', additionalProperties: false, description: "Informational risk read-out of the caller's account in the key's mode" },

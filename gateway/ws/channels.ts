@@ -1,6 +1,7 @@
 import { book, UNDERLYING_NAMES, underlyingIndex } from '../../actors/market/directory.ts';
 import { bookInterestIndex, fairInterestIndex, InterestKind, privateInterestIndex, type PrivateChannel } from '../../actors/market/interest.ts';
 import type { Principal } from '../auth/principal.ts';
+import { stringifyExact } from '../http/exact-json.ts';
 
 /**
  * The WebSocket channel catalogue, in one place: a channel name as clients write it
@@ -91,5 +92,5 @@ export function privateTopic(channel: string, principal: Pick<Principal, 'client
 
 /** The data frame every channel delivers. */
 export function dataFrame(channel: string, data: unknown): string {
-  return `{"type":"data","channel":${JSON.stringify(channel)},"ts_ns":${Date.now() * 1_000_000},"data":${JSON.stringify(data)}}`;
+  return `{"type":"data","channel":${JSON.stringify(channel)},"ts_ns":${Date.now() * 1_000_000},"data":${stringifyExact(data)}}`;
 }

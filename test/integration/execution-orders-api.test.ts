@@ -159,7 +159,8 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     ids.push(farLimit.body.node_order_id);
     const working = [...armed, gtc.body.node_order_id];
     for (const id of ids) if (!working.includes(id)) await waitTerminal(token, id);
-    assert.equal((await getOrder(token, gtc.body.node_order_id)).status, 'ACTIVE', 'a resting gtc limit is working');
+    // RUNNING while its leg travels to the venue (the venue's latency), then ACTIVE as it rests.
+    await until('the gtc limit rests', async () => ((await getOrder(token, gtc.body.node_order_id)).status === 'ACTIVE' ? true : undefined));
     assert.equal((await getOrder(token, farLimit.body.node_order_id)).status, 'REJECTED');
     assert.equal((await getOrder(token, farLimit.body.node_order_id)).failure_class, 'no_route', 'no liquidity within the limit');
 

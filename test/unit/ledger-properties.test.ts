@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import type { ExactInt } from '../../domain/units.ts';
 import { Ledger, type LedgerRow, type MarkFn, type SpotFill } from '../../execution/ledger/ledger.ts';
 
 const VENUES = ['binance', 'kraken'] as const;
@@ -278,19 +279,17 @@ describe('ledger properties', () => {
       fc.property(seedArb, fc.array(fillArb, { maxLength: 20 }), fc.boolean(), (seeds, fills, includeClosed) => {
         const ledger = seeded(seeds);
         fills.forEach((spec, i) => ledger.applyFill({ ...spec, fill_id: `f${i}` }));
-        // Small enough that every figure is a safe integer, so Number sums are exact.
+        // Figures past 2^53 come as bigints (exact), so the totals are the exact sums at any size.
         const { positions, totals } = ledger.view(marks, { include_closed: includeClosed });
         const rows = ledger.rows().filter((r) => includeClosed || r.lifecycle.state !== 'closed');
         assert.equal(totals.num_positions, rows.length);
-        const big = (f: (p: (typeof positions)[number]) => number): bigint => positions.reduce((s, p) => s + BigInt(f(p)), 0n);
-        if (positions.every((p) => Number.isSafeInteger(p.current_value_usd_1e9) && Number.isSafeInteger(p.unrealized_pnl_usd_1e9))) {
-          assert.equal(BigInt(totals.nav_usd_1e9), big((p) => p.current_value_usd_1e9));
-          assert.equal(BigInt(totals.unrealized_pnl_usd_1e9), big((p) => p.unrealized_pnl_usd_1e9));
-        }
+        const big = (f: (p: (typeof positions)[number]) => ExactInt): bigint => positions.reduce((s, p) => s + BigInt(f(p)), 0n);
+        assert.equal(BigInt(totals.nav_usd_1e9), big((p) => p.current_value_usd_1e9));
+        assert.equal(BigInt(totals.unrealized_pnl_usd_1e9), big((p) => p.unrealized_pnl_usd_1e9));
         for (const p of positions) {
           const row = rows.find((r) => r.id === p.id);
           assert.ok(row !== undefined);
-          assert.equal(p.available_qty_1e8, Number(row.qty_1e8 - row.locked_qty_1e8));
+          assert.equal(BigInt(p.available_qty_1e8), row.qty_1e8 - row.locked_qty_1e8);
         }
       }),
       { numRuns: 100 },

@@ -204,6 +204,53 @@ describe('sandbox orders (real service)', () => {
     assert.equal(order.filled_qty_1e8, 100_000);
   });
 
+  it('partial_fill_rate 1: every leg fills strictly fewer lots than the book allowed; the order ends short, booked exactly, nothing left reserved', async () => {
+    const other = await keysOf('always-partial');
+    assert.equal((await call(base, 'PUT', '/v1/sandbox/settings', { token: other.sandbox, body: { initial_balance_usd: 1_000_000, partial_fill_rate: 1 } })).status, 200);
+    assert.equal((await call(base, 'POST', '/v1/sandbox/reset', { token: other.sandbox })).status, 200);
+    const qty = 2_000_000;
+    const placed = await submit(other.sandbox, { client_order_id: 'sbx-partial-1', symbol: SYMBOL, side: 'buy', qty_1e8: qty, order_type: 'market' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const order = await terminal(other.sandbox, placed.body.node_order_id);
+    assert.ok(order.filled_qty_1e8 < qty, `cut short: ${order.filled_qty_1e8} of ${qty}`);
+    assert.equal(order.status, order.filled_qty_1e8 > 0 ? 'CANCELLED' : 'REJECTED', JSON.stringify(order));
+    assert.equal(order.failure_class, order.filled_qty_1e8 > 0 ? 'ioc_remainder' : 'no_fill');
+    for (const c of order.children) assert.ok(c.filled_qty_1e8 < c.qty_1e8, `leg ${c.child_id} cut: ${c.filled_qty_1e8} of ${c.qty_1e8}`);
+    const fills = order.fills ?? [];
+    assert.equal(fills.reduce((sum, f) => sum + f.qty_1e8, 0), order.filled_qty_1e8);
+    const held = await btc(other.sandbox);
+    assert.equal([...held.values()].reduce((a, b) => a + b, 0), order.filled_qty_1e8, 'the BTC positions hold exactly what filled');
+    const risk = await call<{ reserved: unknown[]; working_orders: number }>(base, 'GET', '/v1/risk', { token: other.sandbox });
+    assert.deepEqual([risk.body.reserved, risk.body.working_orders], [[], 0], 'the unfilled part released its reservation');
+  });
+
+  it('cancel_race: a cancel arrives after a fill; the fill is booked (maker, at the limit), then the rest is cancelled', async () => {
+    const other = await keysOf('cancel-racer');
+    assert.equal((await call(base, 'PUT', '/v1/sandbox/settings', { token: other.sandbox, body: { initial_balance_usd: 1_000_000, cancel_race: true } })).status, 200);
+    assert.equal((await call(base, 'POST', '/v1/sandbox/reset', { token: other.sandbox })).status, 200);
+    const q = await call<{ nbbo: { bid: number } }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token: other.sandbox });
+    const far = Math.floor(q.body.nbbo.bid / 2) * 1e9;
+    const qty = 1_000_000;
+    const placed = await submit(other.sandbox, { client_order_id: 'sbx-race-1', symbol: SYMBOL, side: 'buy', qty_1e8: qty, order_type: 'limit', limit_price_1e9: far, time_in_force: 'gtc' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    await until('resting', async () => ((await getOrder(other.sandbox, placed.body.node_order_id)).status === 'ACTIVE' ? true : undefined));
+    const cancelled = await call<{ status: string }>(base, 'DELETE', `/v1/orders/${placed.body.node_order_id}`, { token: other.sandbox });
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    const order = await terminal(other.sandbox, placed.body.node_order_id);
+    assert.ok(order.filled_qty_1e8 > 0, 'the racing fill was booked, not lost behind the cancel');
+    assert.equal(order.status, order.filled_qty_1e8 === qty ? 'COMPLETED' : 'CANCELLED', JSON.stringify(order));
+    const fills = order.fills ?? [];
+    assert.equal(fills.reduce((sum, f) => sum + f.qty_1e8, 0), order.filled_qty_1e8);
+    for (const f of fills) {
+      assert.equal(f.is_maker, true);
+      assert.equal(f.price_1e9, far, 'at the resting price, never better');
+    }
+    const held = await btc(other.sandbox);
+    assert.equal([...held.values()].reduce((a, b) => a + b, 0), order.filled_qty_1e8);
+    const risk = await call<{ reserved: unknown[]; working_orders: number }>(base, 'GET', '/v1/risk', { token: other.sandbox });
+    assert.deepEqual([risk.body.reserved, risk.body.working_orders], [[], 0]);
+  });
+
   it('a sandbox account that was never reset has no balances to trade with', async () => {
     const other = await keysOf('never-reset');
     const placed = await submit(other.sandbox, { client_order_id: 'sbx-none-1', symbol: SYMBOL, side: 'buy', qty_1e8: 100_000, order_type: 'market' });

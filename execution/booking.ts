@@ -50,8 +50,7 @@ export class Booking {
       });
       if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');
       // The fill is put in this same turn, before any checkpoint can be.
-      state.watermark = fill.id;
-      state.dirty = true;
+      this.ledgers.filled(state, fill.id);
       out.push(fill);
       this.fillsById.set(fill.id, fill);
       order.fill_ids.push(fill.id);

@@ -126,9 +126,9 @@ export class ExecutionService {
     return this.ledgers.ledger(client, mode);
   }
 
-  /** Writes the checkpoint of every ledger changed since the last one. */
+  /** Writes the checkpoint of every ledger with fills since its last one. */
   checkpoint(): void {
-    this.ledgers.checkpoint();
+    this.ledgers.checkpoint(true);
   }
 
   start(): void {

@@ -8,6 +8,9 @@
  *              1 MiB of backlog, then back), 10 that reconnect every 20-40 s, 5 on a key that is
  *              rotated every 30 s (their sessions end with 4401 and reconnect on the new key)
  *   SSE        8 clients on /v1/risk/stream and /v1/tca/stream, reconnecting every 60 s
+ *   sandbox    the same client's sandbox key: market orders and resting GTC limits (SOAK_SANDBOX_PER_S,
+ *              default 10), and every 2 minutes a reset (ending its working orders) and a
+ *              500-position write
  *   operator   the kill switch on for 2 s every 90 s
  *
  * Reported over time: the process's RSS split into anonymous memory (heaps, buffers) and file
@@ -32,6 +35,10 @@ const MINUTES = Number(process.env['SOAK_MINUTES'] ?? 30);
 const WARMUP_MINUTES = Number(process.env['SOAK_WARMUP_MINUTES'] ?? Math.min(5, MINUTES / 6));
 const SAMPLE_S = Number(process.env['SOAK_SAMPLE_S'] ?? 10);
 const ORDERS_PER_S = Number(process.env['SOAK_ORDERS_PER_S'] ?? 40);
+const SANDBOX_PER_S = Number(process.env['SOAK_SANDBOX_PER_S'] ?? 10);
+/** A sandbox reset and a positions write this often. */
+const SANDBOX_RESET_MS = 120_000;
+const SANDBOX_POSITIONS = 500;
 const OPERATOR_KEY = 'sqk_op_soak_operator_key_0123456789abcdef';
 const VENUES = ['binance', 'okx', 'bybit'];
 /**
@@ -110,6 +117,8 @@ class Soak {
       const res = await this.call('POST', `/v1/credentials/${venue}`, key, body);
       if (res.status !== 200) throw new Error(`credentials ${venue}: ${res.status}`);
     }
+    const reset = await this.call('POST', '/v1/sandbox/reset', this.service.sandboxKey);
+    if (reset.status !== 200) throw new Error(`sandbox reset: ${reset.status}`);
     const created = await this.call('POST', '/v1/api_keys', key, { label: 'rotating' });
     const issued = created.json as { id: string; raw_key: string };
     this.rotatingKey = { id: issued.id, raw: issued.raw_key };
@@ -160,6 +169,38 @@ class Soak {
         this.latencies.push(res.ms);
       } else if (res.status !== 503) this.note(`order ${res.status}`);
     });
+  }
+
+  /** Sandbox orders, the same shapes as live ones; the resting ones are ended by the resets. */
+  sandboxFlow(): Promise<void> {
+    const key = this.service.sandboxKey;
+    return this.paced(SANDBOX_PER_S, 20, async (i) => {
+      const body =
+        i % 10 === 9
+          ? { client_order_id: `sbx-soak-${i}`, symbol: 'BTC-USDT', side: 'buy', qty_1e8: 100_000, order_type: 'limit', limit_price_1e9: 1_000 * 1e9, time_in_force: 'gtc' }
+          : { client_order_id: `sbx-soak-${i}`, symbol: 'BTC-USDT', side: i % 2 === 0 ? 'buy' : 'sell', qty_1e8: 100_000, order_type: 'market' };
+      const res = await this.call('POST', '/v1/orders', key, body);
+      if (res.status === 201) {
+        this.orders++;
+        this.latencies.push(res.ms);
+      } else if (res.status !== 503) this.note(`sandbox order ${res.status}`);
+    });
+  }
+
+  /** Every SANDBOX_RESET_MS: a reset, then SANDBOX_POSITIONS positions written (upserts onto the reset balances). */
+  async sandboxResets(): Promise<void> {
+    const key = this.service.sandboxKey;
+    let round = 0;
+    while (!this.stopped) {
+      await sleep(SANDBOX_RESET_MS);
+      if (this.stopped) return;
+      const reset = await this.call('POST', '/v1/sandbox/reset', key).catch(() => undefined);
+      if (reset?.status !== 200) this.note(`sandbox reset ${reset?.status}`);
+      round++;
+      const positions = Array.from({ length: SANDBOX_POSITIONS }, (_, i) => ({ venue: 'binance', kind: 'crypto', symbol: `SK${i}`, qty: round + i / 1e8 }));
+      const written = await this.call('POST', '/v1/sandbox/positions', key, { positions }).catch(() => undefined);
+      if (written?.status !== 200) this.note(`sandbox positions ${written?.status}`);
+    }
   }
 
   quotes(): Promise<void> {
@@ -334,7 +375,7 @@ async function main(): Promise<void> {
   const pid = service.child.pid!;
   try {
     await soak.setup();
-    const work = [soak.orderFlow(), soak.quotes(), ...soak.websockets(), ...soak.sse(), soak.rotations(), soak.killSwitch()];
+    const work = [soak.orderFlow(), soak.sandboxFlow(), soak.sandboxResets(), soak.quotes(), ...soak.websockets(), ...soak.sse(), soak.rotations(), soak.killSwitch()];
     const started = Date.now();
     let cpuBefore = [...threadCpuMs(pid).values()].reduce((s, v) => s + v, 0);
     let errorsBefore = 0;
@@ -407,7 +448,7 @@ async function main(): Promise<void> {
   }));
   const path = writeResult({
     name: 'soak',
-    description: `the service under a steady mix for ${MINUTES} min (orders ${ORDERS_PER_S}/s, quotes 20/s, 40 WebSockets incl. slow, reconnecting and key-rotated ones, 8 SSE, kill-switch toggles), sampled every ${SAMPLE_S} s; growth and drift measured after a ${WARMUP_MINUTES}-min warm-up, first third against last third`,
+    description: `the service under a steady mix for ${MINUTES} min (orders ${ORDERS_PER_S}/s, quotes 20/s, 40 WebSockets incl. slow, reconnecting and key-rotated ones, 8 SSE, kill-switch toggles, sandbox orders ${SANDBOX_PER_S}/s with a reset and a ${SANDBOX_POSITIONS}-position write every ${SANDBOX_RESET_MS / 60_000} min), sampled every ${SAMPLE_S} s; growth and drift measured after a ${WARMUP_MINUTES}-min warm-up, first third against last third`,
     metrics: {
       minutes: MINUTES,
       samples: samples.length,

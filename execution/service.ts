@@ -1,6 +1,6 @@
 import type { HaltFlag, Messenger, OrderLog } from './types.ts';
 import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxProfile } from '../actors/edge/messages.ts';
-import { isDollarAsset, type Ledger } from './ledger/ledger.ts';
+import { isDollarAsset, type Instrument, type Ledger } from './ledger/ledger.ts';
 import { edgeKey, type BookEntry } from '../actors/market/directory.ts';
 import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
 import { route } from './sor/sor.ts';
@@ -519,14 +519,27 @@ export class ExecutionService {
   }
 
   /** USD mark of an asset from the consolidated books (its USD, USDT or USDC pair). */
-  markOf(asset: string): number | undefined {
+  markOf(asset: string, instrument?: Instrument): number | undefined {
+    // A perp row is marked at the perp's consolidated mid; without a perp book, at its base's spot mark.
+    if (instrument?.kind === 'perp') {
+      const perp = this.quotes.resolve(instrument.symbol, 'perp');
+      const mid = perp === undefined ? undefined : this.midOf(perp);
+      return mid ?? this.markOf(instrument.base);
+    }
     if (isDollarAsset(asset)) return PRICE_SCALE;
     for (const quote of ['USD', 'USDT', 'USDC']) {
       const entry = this.quotes.resolve(`${asset}-${quote}`, 'spot');
-      const nbbo = entry === undefined ? undefined : this.quotes.nbbo1e9(entry);
-      if (nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0) return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
+      const mid = entry === undefined ? undefined : this.midOf(entry);
+      if (mid !== undefined) return mid;
     }
     return undefined;
+  }
+
+  /** A book's consolidated mid (price_1e9), rounded to the nearest integer; undefined without both sides. */
+  private midOf(entry: NonNullable<ReturnType<MarketView['resolve']>>): number | undefined {
+    const nbbo = this.quotes.nbbo1e9(entry);
+    // Both sides are safe integers below 2^52, so their sum is exact in a double.
+    return nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0 ? Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2) : undefined;
   }
 }
 

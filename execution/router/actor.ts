@@ -122,7 +122,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
         case 'VenueView':
           return answer(s.venueView(owner.client_id, owner.mode));
         case 'Positions':
-          return answer(Promise.resolve().then(() => pages.page(m.page, () => s.ledger(owner.client_id, owner.mode).view((asset) => s.markOf(asset), m.filters))));
+          return answer(Promise.resolve().then(() => pages.page(m.page, () => s.ledger(owner.client_id, owner.mode).view((asset, instrument) => s.markOf(asset, instrument), m.filters))));
         case 'Risk':
           return answer(Promise.resolve().then(() => risk(s, owner)));
         case 'CredentialsStored':
@@ -193,7 +193,7 @@ function answer<T>(work: Promise<T>): Promise<RouterAnswer<T>> {
 
 function risk(s: ExecutionService, owner: OrderOwner): RiskAnswer {
   const ledger = s.ledger(owner.client_id, owner.mode);
-  const view = ledger.view((asset) => s.markOf(asset));
+  const view = ledger.view((asset, instrument) => s.markOf(asset, instrument));
   return {
     reserved: ledger
       .rows()

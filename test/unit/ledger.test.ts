@@ -686,6 +686,33 @@ describe('ledger: stated positions (setPosition, clear)', () => {
     assert.ok(positions.every((p) => p.is_sandbox));
   });
 
+  it('marks each kind against hand-computed values: value rounded down, entry value up, a short perp gains as its mark falls', () => {
+    const ledger = new Ledger('sandbox');
+    must(ledger.setPosition('coinbase', { kind: 'fiat', code: 'USD' }, 1_000 * UNIT, USD));
+    must(ledger.setPosition('binance', { kind: 'crypto', symbol: 'BTC' }, 33_333_333, 60_000 * USD));
+    must(ledger.setPosition('hyperliquid', perp, -2 * UNIT, 61_000 * USD));
+    must(ledger.setPosition('kalshi', yes, 10 * UNIT, 400_000_000));
+    // The consolidated marks the service gives (execution/service.ts markOf): BTC spot, and the
+    // perp's own mid (here the same); none for the event contract, so its entry.
+    const marks: MarkFn = (asset, instrument) => (asset === 'BTC' || instrument.kind === 'perp' ? 60_000_123_456_789 : undefined);
+    const { positions, totals } = ledger.view(marks);
+    assert.deepEqual(
+      positions.map((p) => [p.instrument.kind, p.current_price_usd_1e9 ?? null, p.current_value_usd_1e9, p.unrealized_pnl_usd_1e9]),
+      [
+        ['fiat', null, 1_000 * USD, 0],
+        // 0.33333333 BTC x $60,000.123456789 = $20,000.040952262(4), down; entry 0.33333333 x $60,000 = $19,999.9998 exactly.
+        ['crypto', 60_000_123_456_789, 20_000_040_952_262, 41_152_262],
+        // -2 BTC x $60,000.123456789 = -$120,000.246913578; entry -2 x $61,000 = -$122,000: the short is up $1,999.753086422.
+        ['perp', 60_000_123_456_789, -120_000_246_913_578, 1_999_753_086_422],
+        // 10 YES at the $0.40 entry (no mark for event contracts yet): $4, nothing unrealized.
+        ['event_contract', 400_000_000, 4 * USD, 0],
+      ],
+    );
+    assert.equal(totals.nav_usd_1e9, 1_000 * USD + 20_000_040_952_262 - 120_000_246_913_578 + 4 * USD);
+    assert.equal(totals.unrealized_pnl_usd_1e9, 41_152_262 + 1_999_753_086_422);
+    assert.equal(totals.cash_usd_1e9, 1_000 * USD);
+  });
+
   it('upserts by (venue, instrument): qty and entry are replaced, id, realized PnL, fees and locks stay', () => {
     const ledger = workedExample();
     const btc = must(ledger.asset('binance', 'BTC'));

@@ -344,6 +344,35 @@ describe('sandbox endpoints (real service)', () => {
     assert.ok(rows.every((p) => p.locked_qty_1e8 === 0 && p.qty_1e8 === 1e17), 'no reservation outlives the reset');
   });
 
+  it('marks: crypto rows at the consolidated spot mid, perp rows at the perp mid, whatever their entry', async () => {
+    const { sandbox: token } = await keysOf('perp-marks');
+    assert.equal((await reset(token)).status, 200);
+    const res = await write(token, {
+      positions: [
+        { venue: 'binance', kind: 'crypto', symbol: 'BTC', qty: 1, entry_price_usd: 1 },
+        { venue: 'binance', kind: 'perp', symbol: 'BTC-USDT', qty: -1, entry_price_usd: 1 },
+      ],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const mid = async (type: string) =>
+      until(`BTC-USDT ${type} quoted`, async () => {
+        const q = await call<{ nbbo: { mid: number } }>(base, 'GET', `/v1/quotes/BTC-USDT?instrument_type=${type}`, { token });
+        return q.status === 200 && q.body.nbbo.mid > 0 ? q.body.nbbo.mid : undefined;
+      }, 15_000);
+    const [spotMid, perpMid] = [await mid('spot'), await mid('perp')];
+    // The marks come from the same shared books a moment later: within 1 % of the quotes read.
+    const near = (price_1e9: number | undefined, usd: number) => price_1e9 !== undefined && Math.abs(price_1e9 / 1e9 - usd) / usd < 0.01;
+    const rows = await until('both rows marked', async () => {
+      const all = (await positions(token, '?venues=binance&kinds=crypto,perp')).positions;
+      const btc = all.find((p) => p.instrument.kind === 'crypto' && p.instrument.symbol === 'BTC');
+      const perp = all.find((p) => p.instrument.kind === 'perp');
+      return btc !== undefined && perp !== undefined && near(btc.current_price_usd_1e9, spotMid) && near(perp.current_price_usd_1e9, perpMid) ? { btc, perp } : undefined;
+    }, 10_000);
+    assert.ok(rows.btc.unrealized_pnl_usd_1e9 > 0, 'a long bought at $1 is up');
+    assert.ok(rows.perp.unrealized_pnl_usd_1e9 < 0, 'a short sold at $1 is down');
+    assert.equal(rows.perp.current_value_usd_1e9, -rows.perp.current_price_usd_1e9!, '-1 BTC at the mark');
+  });
+
   it('10,000 positions in one call are written, read back whole and survive a restart', async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => ({ venue: 'polymarket', kind: 'event_contract', symbol: `7${String(i).padStart(77, '0')}`, qty: (i % 97) + 0.5, entry_price_usd: 0.5 }));
     const body = JSON.stringify({ replace: true, positions: many });

@@ -154,8 +154,8 @@ describe('execution: 200 simultaneous orders from one client (real service)', ()
     await svc?.stop();
   });
 
-  it('200 market buys against $200,000 a venue never spend more than the cash', async (t) => {
-    const token = await newFundedClient('burst-buyer');
+  /** 200 market buys of 1 BTC against $200,000 on each funded venue: the fills never cost more than the cash. */
+  const buysNeverOverspend = async (t: { diagnostic(message: string): void }, token: string): Promise<void> => {
     await until('a live BTC-USDT quote', async () => {
       const res = await call<{ source: string }>(base, 'GET', `/v1/quotes/${SYMBOL}`, { token });
       return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
@@ -188,6 +188,25 @@ describe('execution: 200 simultaneous orders from one client (real service)', ()
     const risk = await call<{ working_orders: number; reserved: unknown[] }>(base, 'GET', '/v1/risk', { token });
     assert.equal(risk.body.working_orders, 0);
     assert.deepEqual(risk.body.reserved, []);
+  };
+
+  it('200 market buys against $200,000 a venue never spend more than the cash', async (t) => {
+    await buysNeverOverspend(t, await newFundedClient('burst-buyer'));
+  });
+
+  it('sandbox: 200 market buys against $200,000 of sandbox cash a venue never spend more, as live', async (t) => {
+    const storage = svc.service.storage;
+    await storage.clients.put({ client_id: 'burst-paper', tier: 'enterprise', rate_limit_qps: 2_000, is_admin: false, created_at_ms: Date.now() });
+    const token = (await storage.apiKeys.create('burst-paper', { label: 'sandbox', sandbox: true })).raw_key;
+    assert.equal((await call(base, 'POST', '/v1/sandbox/reset', { token })).status, 200);
+    // The same accounts as the live client's: USDT and 1 BTC on the three venues, nothing elsewhere.
+    const positions = FUNDED.flatMap((venue) => [
+      { venue, kind: 'crypto', symbol: 'USDT', qty: SIM_ACCOUNT_USD },
+      { venue, kind: 'crypto', symbol: 'BTC', qty: Number(SEED_BTC_1E8) / 1e8 },
+    ]);
+    const written = await call(base, 'POST', '/v1/sandbox/positions', { token, body: { replace: true, positions } });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    await buysNeverOverspend(t, token);
   });
 
   it('200 market sells against 1 BTC a venue never sell more than is held', async (t) => {

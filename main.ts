@@ -1,10 +1,16 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { configFromEnv } from './config.ts';
-import { flushLogs } from './engine/log.ts';
+import { exitAfterLogs, survivePipeLoss } from './engine/log.ts';
 import { startService } from './service.ts';
 
 const config = configFromEnv();
+survivePipeLoss();
+// An uncaught exception ends the process as by default, but through the bounded log flush.
+process.on('uncaughtException', (err: Error) => {
+  process.stderr.write(`uncaught exception: ${err.stack ?? err.message}\n`);
+  void exitAfterLogs(1);
+});
 
 // lmdb-js rejects a failed commit's writes with "Commit failed" and the cause in a second
 // promise (`commitError`) that no caller holds. The writes that acknowledge anything are
@@ -17,7 +23,7 @@ process.on('unhandledRejection', (reason: unknown) => {
     return;
   }
   process.stderr.write(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
-  process.exit(1);
+  void exitAfterLogs(1);
 });
 const service = await startService(config).catch((err: unknown) => {
   // One clear line, not a stack: what could not be done with which directory, and why.
@@ -26,7 +32,7 @@ const service = await startService(config).catch((err: unknown) => {
   const onDataDir = code !== undefined && path !== undefined && path.startsWith(config.dataDir);
   const reason = readOnly(config.dataDir) ? 'the filesystem is read-only' : err instanceof Error ? err.message : String(err);
   process.stderr.write(onDataDir ? `cannot open the data directory ${config.dataDir}: ${reason} (${code})\n` : `start failed: ${reason}\n`);
-  process.exit(1);
+  return exitAfterLogs(1);
 });
 
 /** Whether the directory (or its nearest existing ancestor) is on a read-only filesystem. */
@@ -67,13 +73,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     signalled = true;
     setTimeout(() => {
       console.error(`shutdown did not finish within ${STOP_DEADLINE_MS} ms; exiting (every acknowledged write is already durable)`);
-      process.exit(1);
+      void exitAfterLogs(1, 500);
     }, STOP_DEADLINE_MS).unref();
     service.stop().then(
-      () => process.exit(0),
+      () => void exitAfterLogs(0),
       (err: unknown) => {
         console.error('shutdown failed', err);
-        void flushLogs().then(() => process.exit(1));
+        void exitAfterLogs(1);
       },
     );
   });

@@ -92,7 +92,7 @@ export function flushLogs(timeoutMs = 1_000): Promise<void> {
   // pino runs at process exit is disarmed for the same reason.
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
-      destination.flushSync = () => {};
+      disarmExitFlush();
       resolve();
     }, timeoutMs);
     timer.unref();
@@ -105,5 +105,34 @@ export function flushLogs(timeoutMs = 1_000): Promise<void> {
     } catch {
       done(); // destroyed, or not open yet: nothing to flush
     }
+  });
+}
+
+/**
+ * pino flushes its buffer synchronously in a process 'exit' listener, and that flush loops
+ * forever on a broken pipe (see flushLogs): a process exiting with its log reader gone would
+ * never end, deaf to SIGTERM since the loop holds the thread. Every exit of the service goes
+ * through here instead: an asynchronous flush bounded in time, which finds a dead reader, then
+ * the exit with the synchronous flush disarmed. Lines logged after the flush are dropped.
+ */
+export async function exitAfterLogs(code: number, timeoutMs = 1_000): Promise<never> {
+  await flushLogs(timeoutMs);
+  disarmExitFlush();
+  process.exit(code);
+}
+
+function disarmExitFlush(): void {
+  destination.flushSync = () => {};
+}
+
+/**
+ * A reader of stdout that goes away (a parent that died, `| head`) is no reason to stop serving:
+ * direct writes to stdout (the banner) would otherwise raise an unhandled EPIPE and exit through
+ * pino's unbounded exit flush. Logging stops; the service goes on.
+ */
+export function survivePipeLoss(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    disarmExitFlush();
   });
 }

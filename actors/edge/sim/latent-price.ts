@@ -137,6 +137,12 @@ export class LatentPriceModel {
     return this.index.get(asset) ?? -1;
   }
 
+  /** Annualised volatility of an asset's diffusion; 0 for an unknown asset. */
+  volOf(asset: string): number {
+    const u = this.index.get(asset);
+    return u === undefined ? 0 : this.specs[u]!.vol_annual;
+  }
+
   /** USD price_1e9 (integer) of an underlying at t; 0 for an unknown underlying. */
   priceAt(underlying: string, t_ns: number): number {
     const u = this.index.get(underlying);

@@ -12,6 +12,7 @@
  * rules are derived from its edge's habits (`ListingHabits`) and the asset's reference price.
  */
 import type { InstrumentType, VenueId } from './market.ts';
+import { binaryAtMidBps, binaryFeeRow, type TickerFeeComponents, type TokenFeeComponents } from './prediction/fees.ts';
 import { PRICE_SCALE, QTY_SCALE } from './units.ts';
 
 export type Region = 'na' | 'eu' | 'ap';
@@ -166,6 +167,15 @@ interface EdgeDraft {
   cold?: readonly string[];
 }
 
+/**
+ * Venue-level `binary_quadratic` components of the prediction venues (spec, Fee row): the
+ * ticker-style venue charges 0.07 x C x P x (1 - P) rounded up to the cent (rate_bps 700, at-mid
+ * 350 bps); the token-style venue charges no fee on the default markets (rate_bps 0). Frozen:
+ * every row and edge reads these same objects.
+ */
+export const KALSHI_FEE_COMPONENTS: Readonly<TickerFeeComponents> = Object.freeze({ rate_bps: 700, multiplier: 1, rounding: 'ceil_to_cent' });
+export const POLYMARKET_FEE_COMPONENTS: Readonly<TokenFeeComponents> = Object.freeze({ rate_bps: 0, exponent: 1 });
+
 const FUNDING_8H: FundingSpec = { interval_h: 8, interest_bps: 1, clamp_bps: 5, cap_bps: 75 };
 // Hyperliquid: hourly payments of one eighth of the 8-hour rate; interest 0.01% / 8 h.
 const FUNDING_1H: FundingSpec = { interval_h: 1, interest_bps: 0.125, clamp_bps: 0.625, cap_bps: 400 };
@@ -235,12 +245,12 @@ const DRAFTS: readonly EdgeDraft[] = [
     cold: ['LTC'],
   },
   {
-    venue: 'kalshi', instrument_type: 'prediction', supports_algo_runtime: false, maker_bps: 0, taker_bps: 350, funding: null,
+    venue: 'kalshi', instrument_type: 'prediction', supports_algo_runtime: false, maker_bps: 0, taker_bps: binaryAtMidBps(KALSHI_FEE_COMPONENTS), funding: null,
     habits: { price_sig_digits: 7, lot_usd: 1, min_notional_usd: 0, min_qty_usd: 0 },
     lists: {},
   },
   {
-    venue: 'polymarket', instrument_type: 'prediction', supports_algo_runtime: false, maker_bps: 0, taker_bps: 0, funding: null,
+    venue: 'polymarket', instrument_type: 'prediction', supports_algo_runtime: false, maker_bps: 0, taker_bps: binaryAtMidBps(POLYMARKET_FEE_COMPONENTS), funding: null,
     habits: { price_sig_digits: 7, lot_usd: 1, min_notional_usd: 0, min_qty_usd: 0 },
     lists: {},
   },
@@ -382,34 +392,12 @@ function linearRow(venue: VenueId, maker_bps: number, taker_bps: number): FeeRow
 
 /**
  * The fee row of a venue (spec, Fee row). Exchanges with both edges default to the spot
- * schedule; pass `perp` for the perpetual one. Prediction venues use `binary_quadratic`:
- * the ticker-style venue 0.07 x C x P x (1 - P) rounded up to the cent (rate_bps 700, at-mid
- * 350 bps); the token-style venue charges no fee on the default markets (rate_bps 0).
+ * schedule; pass `perp` for the perpetual one. Prediction venues answer their venue-level
+ * `binary_quadratic` row, built by `prediction/fees.ts` from the components above.
  */
 export function feeRowOf(venue: string, instrument_type: InstrumentType = 'spot'): FeeRow | undefined {
-  if (venue === 'kalshi') {
-    return {
-      venue: 'kalshi',
-      fee_model: 'binary_quadratic',
-      components: { rate_bps: 700, multiplier: 1, rounding: 'ceil_to_cent' },
-      formula: {
-        taker_fee_usd: 'ceil(qty * price * (1 - price) * rate_bps * multiplier / 10000 * 100) / 100',
-        maker_fee_usd: '0',
-      },
-      maker_bps: 0,
-      taker_bps: 350,
-    };
-  }
-  if (venue === 'polymarket') {
-    return {
-      venue: 'polymarket',
-      fee_model: 'binary_quadratic',
-      components: { rate_bps: 0, exponent: 1 },
-      formula: { taker_fee_usd: 'qty * price * (1 - price) ^ exponent * rate_bps / 10000', maker_fee_usd: '0' },
-      maker_bps: 0,
-      taker_bps: 0,
-    };
-  }
+  if (venue === 'kalshi') return binaryFeeRow('kalshi', KALSHI_FEE_COMPONENTS);
+  if (venue === 'polymarket') return binaryFeeRow('polymarket', POLYMARKET_FEE_COMPONENTS);
   const candidates = EDGES.filter((e) => e.venue === venue);
   const edge = candidates.find((e) => e.instrument_type === instrument_type) ?? candidates[0];
   return edge === undefined ? undefined : linearRow(edge.venue, edge.maker_bps, edge.taker_bps);

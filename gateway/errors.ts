@@ -1,7 +1,9 @@
 /**
  * Every error the API returns is built here, so every handler answers in the spec's envelope:
  * `{error: {code, message, request_id, details}}`, with `details` one `{field, message}` per
- * validation problem and empty otherwise.
+ * validation problem and empty otherwise. One error adds members: `AMBIGUOUS_MULTI_OUTCOME`
+ * (spec, Quote rules 6 and Errors) carries `outcomes` and `outcome_token_ids`, in the envelope
+ * and mirrored at the top level (see `errorBody`).
  */
 import { ExecutionRefusal, ResultCode } from '../execution/result-codes.ts';
 
@@ -25,6 +27,29 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Spec, Quote rules 6: an event slug or event ticker naming a mutually exclusive event with
+ * several candidate markets. `outcomes[i]` is the label of the candidate whose id, to retry the
+ * request with, is `outcome_token_ids[i]`. Both are copied and frozen: the body is the
+ * candidates at the time of the refusal, whatever the caller does with its arrays afterwards.
+ */
+export class AmbiguousMultiOutcomeError extends ApiError {
+  readonly outcomes: readonly string[];
+  readonly outcome_token_ids: readonly string[];
+
+  constructor(message: string, outcomes: readonly string[], outcome_token_ids: readonly string[]) {
+    // Parallel arrays of different lengths would point a client at the wrong candidate: a bug
+    // of the resolver, refused here (it surfaces as a 500) rather than served.
+    if (outcomes.length !== outcome_token_ids.length) {
+      throw new RangeError(`outcomes (${outcomes.length}) and outcome_token_ids (${outcome_token_ids.length}) must be parallel`);
+    }
+    super(400, 'AMBIGUOUS_MULTI_OUTCOME', message);
+    this.name = 'AmbiguousMultiOutcomeError';
+    this.outcomes = Object.freeze([...outcomes]);
+    this.outcome_token_ids = Object.freeze([...outcome_token_ids]);
+  }
+}
+
 export const Errors = {
   validation: (details: FieldError[], message = 'request validation failed') =>
     new ApiError(400, 'VALIDATION_ERROR', message, details),
@@ -36,6 +61,13 @@ export const Errors = {
   /** Spec, Authentication rule 3: a live credential on a sandbox endpoint. */
   sandboxOnly: () => new ApiError(403, 'SANDBOX_ONLY', 'sandbox endpoints require a sandbox key'),
   notFound: (message = 'not found') => new ApiError(404, 'NOT_FOUND', message),
+  /** Spec, Quote rules 6: `identifier` names a multi-outcome event; the candidates to retry with. */
+  ambiguousMultiOutcome: (identifier: string, outcomes: readonly string[], outcome_token_ids: readonly string[]) =>
+    new AmbiguousMultiOutcomeError(
+      `${identifier} names a multi-outcome event; retry with one of outcome_token_ids`,
+      outcomes,
+      outcome_token_ids,
+    ),
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError(405, 'METHOD_NOT_ALLOWED', `method ${method} is not allowed here`, [], {
       allow: allowed.join(', '),
@@ -78,7 +110,26 @@ export function fromRefusal(r: ExecutionRefusal): ApiError {
   }
 }
 
+/**
+ * The response body of an error. `AMBIGUOUS_MULTI_OUTCOME` has two readers the spec cannot
+ * reconcile: its Errors table puts `outcomes` and `outcome_token_ids` inside the `error`
+ * envelope, and the market-data guide's example has `code`, `message`, `request_id`, `outcomes`
+ * and `outcome_token_ids` at the top level with no wrapper. Its body carries both, with the same
+ * values (docs/api-decisions.md, "AMBIGUOUS_MULTI_OUTCOME body"). Every other error is the
+ * envelope alone, as it always was.
+ */
 export function errorBody(err: ApiError, requestId: string): string {
+  if (err instanceof AmbiguousMultiOutcomeError) {
+    const { code, message, details, outcomes, outcome_token_ids } = err;
+    return JSON.stringify({
+      error: { code, message, request_id: requestId, details, outcomes, outcome_token_ids },
+      code,
+      message,
+      request_id: requestId,
+      outcomes,
+      outcome_token_ids,
+    });
+  }
   return JSON.stringify({
     error: { code: err.code, message: err.message, request_id: requestId, details: err.details },
   });

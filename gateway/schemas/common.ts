@@ -7,14 +7,35 @@ export const FieldErrorSchema = Type.Object(
   { $id: 'FieldError', additionalProperties: false },
 );
 
+const OnlyAmbiguous = 'only for AMBIGUOUS_MULTI_OUTCOME';
+
+/**
+ * The envelope (gateway/errors.ts). `AMBIGUOUS_MULTI_OUTCOME` also carries `outcomes` and
+ * `outcome_token_ids` inside `error` (the spec's Errors table) and repeats `code`, `message`,
+ * `request_id`, `outcomes` and `outcome_token_ids` at the top level (the market-data guide's
+ * example): optional members here, absent from every other error.
+ */
 export const ErrorBodySchema = Type.Object(
   {
-    error: Type.Object({
-      code: Type.String({ description: 'machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND' }),
-      message: Type.String(),
-      request_id: Type.String({ description: 'from X-Request-Id or generated' }),
-      details: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
-    }),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND' }),
+        message: Type.String(),
+        request_id: Type.String({ description: 'from X-Request-Id or generated' }),
+        details: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+        outcomes: Type.Optional(Type.Array(Type.String(), { description: `${OnlyAmbiguous}: candidate labels` })),
+        outcome_token_ids: Type.Optional(
+          Type.Array(Type.String(), { description: `${OnlyAmbiguous}: candidate ids parallel to outcomes, to retry with` }),
+        ),
+      },
+    ),
+    code: Type.Optional(Type.String({ description: `${OnlyAmbiguous}: error.code again` })),
+    message: Type.Optional(Type.String({ description: `${OnlyAmbiguous}: error.message again` })),
+    request_id: Type.Optional(Type.String({ description: `${OnlyAmbiguous}: error.request_id again` })),
+    outcomes: Type.Optional(Type.Array(Type.String(), { description: `${OnlyAmbiguous}: candidate labels` })),
+    outcome_token_ids: Type.Optional(
+      Type.Array(Type.String(), { description: `${OnlyAmbiguous}: candidate ids parallel to outcomes, to retry with` }),
+    ),
   },
   { $id: 'ErrorBody', description: 'The error envelope of every non-2xx response' },
 );

@@ -126,7 +126,7 @@ describe('OpenAPI document (real service)', () => {
     const schema = doc.components.schemas?.[name] as { properties?: Record<string, { properties?: Record<string, unknown> }> };
     assert.deepEqual(
       Object.keys(schema.properties?.['error']?.properties ?? {}).sort(),
-      ['code', 'details', 'message', 'request_id'],
+      ['code', 'details', 'message', 'outcome_token_ids', 'outcomes', 'request_id'],
     );
   });
 });

@@ -42,6 +42,7 @@ export interface Equivalent {
   venue: PredictionVenue;
   /** The other venue's market id (its `market_id`). */
   market_id: string;
+  /** Its YES leg's symbol (`marketSymbol`). */
   symbol: string;
   relation: EquivalenceRelation;
 }
@@ -78,6 +79,11 @@ export interface PredictionMarket {
   fee_rate_bps: number;
   updown: UpDownSpec | null;
   equivalents: Equivalent[];
+}
+
+/** The symbol a market's YES leg is listed by: `polymarket:<yes token>` or `<ticker>:YES`. */
+export function marketSymbol(m: PredictionMarket): string {
+  return m.venue === 'polymarket' ? `polymarket:${m.yes_token_id}` : m.yes_token_id;
 }
 
 /** One event on one venue: a binary question (one market) or mutually exclusive candidates. */

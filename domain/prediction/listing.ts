@@ -1,4 +1,4 @@
-import { phaseAt, type MarketPhase, type PredictionEvent, type PredictionMarket, type PredictionVenue } from './catalog.ts';
+import { marketSymbol, phaseAt, type MarketPhase, type PredictionEvent, type PredictionMarket, type PredictionVenue } from './catalog.ts';
 
 /**
  * `GET /v1/markets` as a pure function of the catalog (spec, Markets listing rules): status
@@ -39,7 +39,7 @@ export interface MarketStats {
 
 export type StatsOf = (market: PredictionMarket) => MarketStats;
 
-export interface MarketRow {
+export interface MarketRow extends MarketStats {
   venue: PredictionVenue;
   slug: string;
   symbol: string;
@@ -51,12 +51,6 @@ export interface MarketRow {
   no_token_id: string | null;
   event_id: string;
   neg_risk: boolean;
-  volume_24h: number;
-  volume_total: number;
-  best_yes_bid: number | null;
-  best_yes_ask: number | null;
-  best_no_bid: number | null;
-  best_no_ask: number | null;
   spread_pct: number | null;
   end_date: string;
   start_date: string;
@@ -94,11 +88,6 @@ export function phasesFor(venue: PredictionVenue, active: boolean, closed: boole
   return venue === 'kalshi' ? new Set(['initialized', 'open', 'closed', 'determined', 'settled']) : new Set(['open']);
 }
 
-/** The symbol a market's YES leg is quoted by: `polymarket:<yes token>` or `<ticker>:YES`. */
-export function rowSymbol(m: PredictionMarket): string {
-  return m.venue === 'polymarket' ? `polymarket:${m.yes_token_id}` : m.yes_token_id;
-}
-
 function spreadPct(s: MarketStats): number | null {
   if (s.best_yes_bid === null || s.best_yes_ask === null) return null;
   const mid = (s.best_yes_bid + s.best_yes_ask) / 2;
@@ -107,14 +96,14 @@ function spreadPct(s: MarketStats): number | null {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function baseRow(e: PredictionEvent, m: PredictionMarket, now_ms: number): Omit<MarketRow, 'volume_24h' | 'volume_total' | 'best_yes_bid' | 'best_yes_ask' | 'best_no_bid' | 'best_no_ask' | 'spread_pct'> {
+function baseRow(e: PredictionEvent, m: PredictionMarket, now_ms: number): Omit<MarketRow, keyof MarketStats | 'spread_pct'> {
   return {
-    venue: e.venue, slug: m.market_id, symbol: rowSymbol(m), question: m.question, description: m.description,
+    venue: e.venue, slug: m.market_id, symbol: marketSymbol(m), question: m.question, description: m.description,
     outcomes: ['Yes', 'No'], outcome_token_ids: [m.yes_token_id, m.no_token_id], yes_token_id: m.yes_token_id, no_token_id: m.no_token_id,
     event_id: e.multi ? m.market_id : e.event_id, neg_risk: e.neg_risk,
     end_date: iso(m.timeline.close_ms), start_date: iso(m.timeline.listed_ms), url: e.url, tags: e.tags,
     status: phaseAt(m.timeline, now_ms),
-    equivalents: m.equivalents.map((q) => ({ venue: q.venue, symbol: q.venue === 'polymarket' ? `polymarket:${q.symbol}` : q.symbol, relation: q.relation })),
+    equivalents: m.equivalents.map((q) => ({ venue: q.venue, symbol: q.symbol, relation: q.relation })),
   };
 }
 
@@ -166,10 +155,10 @@ function sortValue(order: ListingOrder | undefined, e: PredictionEvent, row: Mar
   const t = e.markets[0]!.timeline;
   switch (order) {
     case undefined:
-    case 'created':
-      return order === 'created' ? -t.listed_ms : t.listed_ms;
     case 'start_date':
       return t.listed_ms;
+    case 'created':
+      return -t.listed_ms;
     case 'end_date':
       return t.close_ms;
     case 'closed_time':

@@ -85,7 +85,7 @@ export class PredictionPrices {
       if (t_ms >= close) return this.closedUp(entry) ? 1 : 0;
       if (t_ms < entry.timeline.polymarket.open_ms) return 0.5;
       const { anchor, price } = this.underlyingAt(entry, t_ms);
-      const vol = this.latentVol(ev.underlying);
+      const vol = this.latent.volOf(ev.underlying);
       const sd = vol * Math.sqrt((close - t_ms) / MS_PER_YEAR);
       return normalCdf(Math.log(price / anchor) / sd);
     }
@@ -171,9 +171,5 @@ export class PredictionPrices {
     const span = Math.min(CONVERGE_MAX_MS, (close_ms - listed_ms) / 3);
     const w = Math.min(1, Math.max(0, 1 - (close_ms - t_ms) / span)) ** 2;
     return (1 - w) * x + w * (wins ? 5 : -5);
-  }
-
-  private latentVol(asset: string): number {
-    return this.latent.volOf(asset);
   }
 }

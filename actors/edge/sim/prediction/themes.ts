@@ -42,9 +42,12 @@ export interface WorldEvent {
   underlying: string | null;
 }
 
-const THEMES: readonly [ThemeId, number][] = [
+type LongTheme = Exclude<ThemeId, 'updown'>;
+
+/** Weights of the long-dated themes (crypto thresholds twice: first and last slice of the draw). */
+const THEMES: readonly [LongTheme, number][] = [
   ['crypto', 0.22], ['fed', 0.07], ['cpi', 0.07], ['weather', 0.13], ['tech', 0.13], ['game', 0.12], ['election', 0.1], ['championship', 0.08],
-  ['updown', 0.08],
+  ['crypto', 0.08],
 ];
 
 const CRYPTO = ['BTC', 'ETH', 'SOL', 'XRP', 'DOGE'] as const;
@@ -54,7 +57,7 @@ function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
-function themeOf(seed: number, key: number): ThemeId {
+function themeOf(seed: number, key: number): LongTheme {
   let u = hashUniform(seed, key, 0x7e);
   for (const [theme, weight] of THEMES) {
     if (u < weight) return theme;
@@ -116,13 +119,12 @@ export function longEvent(seed: number, i: number, close_ms: number): WorldEvent
   const theme = themeOf(seed, k);
   const date = longDate(close_ms);
   switch (theme) {
-    case 'crypto':
-    case 'updown': {
+    case 'crypto': {
       const asset = pick(CRYPTO, seed, k, 1);
       const ref = underlyingSpec(asset)?.ref_usd ?? 1;
       const threshold = roundThreshold(ref * (0.75 + 0.6 * hashUniform(seed, k, 2)));
       const name = CRYPTO_NAMES[asset] ?? asset;
-      return binary(key, 'crypto', seed, k, `Will ${name} be above ${dollars(threshold)} on ${date}?`, `Will ${name} be below ${dollars(threshold)} on ${date}?`,
+      return binary(key, theme, seed, k, `Will ${name} be above ${dollars(threshold)} on ${date}?`, `Will ${name} be below ${dollars(threshold)} on ${date}?`,
         `Resolves Yes if the ${name} reference price is above ${dollars(threshold)} at 17:00 UTC on ${date}.`, ['crypto', name.toLowerCase()], `KX${asset}`, `T${threshold}`);
     }
     case 'fed': {

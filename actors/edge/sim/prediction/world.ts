@@ -1,4 +1,4 @@
-import type { Equivalent, MarketTimeline, PredictionEvent, PredictionMarket, PredictionVenue } from '../../../../domain/prediction/catalog.ts';
+import { marketSymbol, type Equivalent, type MarketTimeline, type PredictionEvent, type PredictionMarket, type PredictionVenue } from '../../../../domain/prediction/catalog.ts';
 import { hash32, hashUniform } from '../rng.ts';
 import { conditionId, slugify, tickerDate, tickerSecond, tokenId } from './names.ts';
 import { longEvent, upDownEvent, type WorldEvent } from './themes.ts';
@@ -264,9 +264,4 @@ export class PredictionWorld {
     });
     return { venue: 'kalshi', event_id: ticker, slug: ticker, title, description: ev.rules, tags: ev.tags, multi: ev.multi, neg_risk: false, url, markets };
   }
-}
-
-/** The symbol a market's YES leg is quoted and ordered by: the YES token id, or `<ticker>:YES`. */
-export function marketSymbol(m: PredictionMarket): string {
-  return m.venue === 'polymarket' ? m.yes_token_id : `${m.market_id}:YES`;
 }

@@ -13,6 +13,10 @@ export interface ServiceConfig {
   simSeed: number;
   /** Seed of the sandbox venues' fault draws, for clients that set none: the same seed and book sequence give the same sandbox fills. */
   sandboxSeed: number;
+  /** Mean seconds between market resolutions on each simulated prediction venue (`SIM_MARKET_RESOLVE_S`). */
+  simMarketResolveS?: number;
+  /** Long-dated prediction events listed at any instant, both venues together (`SIM_PREDICTION_EVENTS`). */
+  simPredictionEvents?: number;
   /** `venue` (default): a simulated venue executes an order its one-way latency after it is sent, live and sandbox alike; `off`: on receipt (engine-only benchmarks). */
   simOrderLatency?: 'venue' | 'off';
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
@@ -62,6 +66,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     logLevel,
     simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),
     sandboxSeed: integer('SANDBOX_SEED', 1, 0, 2 ** 31 - 1),
+    simMarketResolveS: integer('SIM_MARKET_RESOLVE_S', 300, 1, 86_400),
+    simPredictionEvents: integer('SIM_PREDICTION_EVENTS', 400, 10, 20_000),
     simOrderLatency,
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),

@@ -19,6 +19,7 @@ import { createHaltFlag, KillSwitch } from './execution/kill-switch.ts';
 import { RouterClient } from './execution/router/client.ts';
 import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC } from './execution/router/messages.ts';
 import { QuoteService } from './gateway/market/quotes.ts';
+import { PredictionCatalog } from './gateway/market/prediction-catalog.ts';
 import { TapeWriter } from './gateway/market/tape-writer.ts';
 
 export interface Service {
@@ -61,7 +62,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
 
   // 2. Shared memory every thread maps: quote and depth caches, listener interest, the kill switch.
-  const market = createMarketMemory();
+  const market = createMarketMemory(config.simPredictionEvents);
   const haltFlag = createHaltFlag();
   const execution: ExecutionConfig = {
     maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
@@ -76,8 +77,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     layouts,
     log,
     logLevel: config.logLevel,
-    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, halt: haltFlag },
-    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', dataDir: config.dataDir, ...execution },
+    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag },
+    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, dataDir: config.dataDir, ...execution },
   });
   const endpoint = topology.endpoint;
 
@@ -91,10 +92,11 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const routers = new RouterClient(endpoint, log);
   const killSwitch = new KillSwitch(storage.meta, haltFlag);
   const quotes = new QuoteService(market, endpoint);
+  const prediction = new PredictionCatalog(endpoint, market, log);
   const tape = new TapeWriter(storage, log);
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, killSwitch, execution: routers, executionConfig: execution });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
@@ -126,6 +128,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   await topology.start();
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
   topology.startActor(FAIR_ACTOR);
+  prediction.start();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;
@@ -133,6 +136,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     (stopping ??= (async () => {
       log.info({}, 'shutting down');
       await gateway.close();
+      prediction.stop();
       tape.stop();
       await routers.drain();
       await topology.stop();

@@ -3,17 +3,25 @@ import { bookActor } from './book/actor.ts';
 import { edgeActor } from './edge/actor.ts';
 import { fairPriceActor } from './fair-price/actor.ts';
 import { probeActor } from './probe/actor.ts';
+import { predictionEdgeActor } from './prediction-edge/actor.ts';
+import { simEdge } from './edge/sim/catalog.ts';
+
+function venueEdge(key: string) {
+  const spec = simEdge(key.slice('edge:'.length));
+  return spec?.instrument_type === 'prediction' ? predictionEdgeActor(spec) : edgeActor(key);
+}
 
 /**
  * Actor kinds by key prefix. Every worker loads this module.
  *
- *   edge:<edge_id>          a venue edge (simulated venue behind the edge interface)
+ *   edge:<edge_id>          a venue edge (simulated venue behind the edge interface); the
+ *                           prediction venues' edges are their own actor (prediction-edge/)
  *   book:<symbol>[:perp]    a consolidated book
  *   fair:all                fair prices of every underlying
  *   probe:<name>            diagnostics
  */
 export const registry: ActorRegistry = {
-  edge: edgeActor,
+  edge: venueEdge,
   book: bookActor,
   fair: fairPriceActor,
   probe: probeActor,

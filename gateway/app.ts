@@ -22,6 +22,7 @@ import type { ExecutionConfig } from '../execution/types.ts';
 import type { KillSwitch } from '../execution/kill-switch.ts';
 import type { RouterClient } from '../execution/router/client.ts';
 import type { QuoteService } from './market/quotes.ts';
+import type { PredictionCatalog } from './market/prediction-catalog.ts';
 import { OrderEvents } from './ws/order-events.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { parentOrderRoutes } from './routes/parent-orders.ts';
@@ -34,6 +35,7 @@ import { historyRoutes } from './routes/history.ts';
 import { marketRoutes } from './routes/market.ts';
 import { quoteRoutes } from './routes/quotes.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
+import { predictionRoutes } from './routes/prediction.ts';
 import { StreamServer } from './ws/stream.ts';
 
 export interface GatewayDeps {
@@ -45,6 +47,7 @@ export interface GatewayDeps {
   version: string;
   market: MarketMemory;
   quotes: QuoteService;
+  prediction: PredictionCatalog;
   killSwitch: KillSwitch;
   /** The routers, one message per call (execution/router/client.ts). */
   execution: RouterClient;
@@ -87,7 +90,7 @@ export class Gateway {
       startedAtMs: Date.now(),
       broadcast: (channel, data) => this.broadcast(channel, data),
       wsConnections: () => this.stream.connectionCount,
-      market: { memory: deps.market, quotes: deps.quotes },
+      market: { memory: deps.market, quotes: deps.quotes, prediction: deps.prediction },
       execution: deps.execution,
       executionConfig: deps.executionConfig,
       streams,
@@ -101,6 +104,7 @@ export class Gateway {
       ...parentOrderRoutes(this.context),
       ...positionRoutes(this.context),
       ...sandboxRoutes(this.context),
+      ...predictionRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),

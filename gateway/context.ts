@@ -6,6 +6,7 @@ import type { Sessions } from './auth/sessions.ts';
 import type { KillSwitch } from '../execution/kill-switch.ts';
 import type { MarketMemory } from './market/memory.ts';
 import type { QuoteService } from './market/quotes.ts';
+import type { PredictionCatalog } from './market/prediction-catalog.ts';
 import type { SseHub } from './http/sse.ts';
 import type { ExecutionConfig } from '../execution/types.ts';
 import type { RouterClient } from '../execution/router/client.ts';
@@ -21,7 +22,7 @@ export interface GatewayContext {
   readonly log: Logger;
   readonly version: string;
   readonly startedAtMs: number;
-  readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService };
+  readonly market: { readonly memory: MarketMemory; readonly quotes: QuoteService; readonly prediction: PredictionCatalog };
   /** The routers (`router:<mode>|<client>` on the workers), one message per call. */
   readonly execution: RouterClient;
   /** Server-sent-event subscribers, keyed `client|mode`. */

@@ -136,22 +136,28 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-/** Expanded rows of an event: real names first, then placeholders, each by upstream position. */
-function expandedRows(e: PredictionEvent, statsOf: StatsOf, now_ms: number): MarketRow[] {
-  if (!e.multi) return [eventRow(e, statsOf, now_ms)];
-  const ordered = [...e.markets].sort((a, b) => Number(a.is_placeholder) - Number(b.is_placeholder) || a.outcome_index - b.outcome_index);
-  return ordered.map((m) => ({
+/** An event's binary markets in expanded order: real names first, then placeholders, each by upstream position. */
+function expandedMarkets(e: PredictionEvent): readonly PredictionMarket[] {
+  if (!e.multi) return e.markets;
+  return [...e.markets].sort((a, b) => Number(a.is_placeholder) - Number(b.is_placeholder) || a.outcome_index - b.outcome_index);
+}
+
+/** The expanded row of one market of an event (a binary event's only market gives its plain row). */
+function expandedRow(e: PredictionEvent, m: PredictionMarket, statsOf: StatsOf, now_ms: number): MarketRow {
+  if (!e.multi) return eventRow(e, statsOf, now_ms);
+  return {
     ...binaryRow(e, m, statsOf(m), now_ms),
     question: m.question,
     parent_event_id: e.event_id, parent_slug: e.slug,
     outcome_name: m.is_placeholder ? null : m.raw_outcome_name, raw_outcome_name: m.raw_outcome_name ?? m.question,
     is_placeholder_outcome: m.is_placeholder, outcome_index: m.outcome_index,
-  }));
+  };
 }
 
 type RowKey = [number | string, string, number];
 
-function sortValue(order: ListingOrder | undefined, e: PredictionEvent, row: MarketRow): number {
+/** The value a row sorts by; `row` (built only for the orders on moving figures) gives them. */
+function sortValue(order: ListingOrder | undefined, e: PredictionEvent, row: () => MarketRow): number {
   const t = e.markets[0]!.timeline;
   switch (order) {
     case undefined:
@@ -164,11 +170,11 @@ function sortValue(order: ListingOrder | undefined, e: PredictionEvent, row: Mar
     case 'closed_time':
       return -t.close_ms;
     case 'volume':
-      return -row.volume_24h;
+      return -row().volume_24h;
     case 'volume_total':
-      return -row.volume_total;
+      return -row().volume_total;
     case 'competitive':
-      return row.spread_pct ?? Number.MAX_VALUE;
+      return row().spread_pct ?? Number.MAX_VALUE;
   }
 }
 
@@ -233,22 +239,30 @@ export function listMarkets(events: readonly PredictionEvent[], q: ListingQuery,
     if (pool.length === 0) return { ok: false, status: 404, field: 'slug', message: `no market or event has slug or ticker ${wanted}` };
   }
   const phases = phasesFor(q.venue, q.active, q.closed);
-  const keyed: { key: RowKey; row: MarketRow }[] = [];
+  // Rows are keyed first and built only for the page: a page of 20 out of thousands builds 20.
+  const keyed: { key: RowKey; e: PredictionEvent; m: PredictionMarket | null }[] = [];
   for (const e of pool) {
     if (!matches(e, q, phases, now_ms)) continue;
     const eventKey = `${String(e.markets[0]!.timeline.listed_ms).padStart(15, '0')}:${e.event_id}`;
-    const rows = q.expand ? expandedRows(e, statsOf, now_ms) : [eventRow(e, statsOf, now_ms)];
-    rows.forEach((row, pos) => {
-      if (q.expand && !phases.has(row.status)) return;
-      keyed.push({ key: [sortValue(q.order, e, row), eventKey, pos], row });
+    if (!q.expand) {
+      keyed.push({ key: [sortValue(q.order, e, () => eventRow(e, statsOf, now_ms)), eventKey, 0], e, m: null });
+      continue;
+    }
+    expandedMarkets(e).forEach((m, pos) => {
+      if (!phases.has(phaseAt(m.timeline, now_ms))) return;
+      keyed.push({ key: [sortValue(q.order, e, () => expandedRow(e, m, statsOf, now_ms)), eventKey, pos], e, m });
     });
   }
   keyed.sort((a, b) => compareKeys(a.key, b.key));
   let start = 0;
   if (after !== undefined) {
-    const a = after;
-    start = keyed.findIndex((x) => compareKeys(x.key, a) > 0);
-    if (start < 0) start = keyed.length;
+    // The first row after the cursor's (binary search: keys are sorted).
+    let hi = keyed.length;
+    while (start < hi) {
+      const mid = (start + hi) >>> 1;
+      if (compareKeys(keyed[mid]!.key, after) > 0) hi = mid;
+      else start = mid + 1;
+    }
   }
   const page = keyed.slice(start, start + q.limit);
   const has_more = start + page.length < keyed.length;
@@ -256,7 +270,7 @@ export function listMarkets(events: readonly PredictionEvent[], q: ListingQuery,
   return {
     ok: true,
     page: {
-      markets: page.map((x) => x.row),
+      markets: page.map((x) => (x.m === null ? eventRow(x.e, statsOf, now_ms) : expandedRow(x.e, x.m, statsOf, now_ms))),
       count: page.length,
       venue: q.venue,
       has_more,

@@ -153,7 +153,16 @@ describe('market data: edges, symbols, fair price, fees, history, funding, healt
       for (const s of e.symbols) {
         assert.equal(s.instrument_type, e.instrument_type, where);
         assert.ok(['spot', 'perp', 'prediction'].includes(s.instrument_type), where);
-        assert.match(s.symbol, /^[A-Z0-9]+-[A-Z0-9]+$/, 'canonical BASE-QUOTE symbols');
+        if (e.instrument_type === 'prediction') {
+          // Each trading market by its YES leg's symbol: a 78-digit token id or a ticker.
+          assert.match(s.symbol, e.venue === 'polymarket' ? /^polymarket:\d{78}$/ : /^KX[A-Z0-9]+-[A-Z0-9.-]+:YES$/, where);
+        } else {
+          assert.match(s.symbol, /^[A-Z0-9]+-[A-Z0-9]+$/, 'canonical BASE-QUOTE symbols');
+        }
+      }
+      if (e.instrument_type === 'prediction') {
+        assert.ok(e.symbol_count > 100, `${e.edge_id} lists its trading markets`);
+        continue;
       }
       // Nothing has asked for a cold symbol in this service: each edge streams its start set.
       const expected = listingsOf(e.edge_id).filter((l) => l.subscribed).map((l) => l.symbol).sort();

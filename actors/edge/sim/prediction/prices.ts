@@ -139,6 +139,23 @@ export class PredictionPrices {
     return { yes, no, mid_1e9, tick_1e9 };
   }
 
+  /**
+   * Traded volume of a market (USD, cents) at `t_ms`: a per-market daily rate (log-normal,
+   * scaled by how likely the candidate is in a multi-outcome event) over its trading time so far,
+   * and over the last 24 hours of it. Placeholders never trade.
+   */
+  volumes(entry: WorldEntry, venue: PredictionVenue, c: number, t_ms: number): { volume_24h: number; volume_total: number } {
+    const t = entry.timeline[venue];
+    const cand = entry.event.candidates[c];
+    if (cand === undefined || cand.placeholder || t_ms <= t.open_ms) return { volume_24h: 0, volume_total: 0 };
+    const key = hash32(this.seed, entry.index >>> 0, c * 2 + (venue === 'kalshi' ? 1 : 0), entry.fast ? 0x91 : 0x92);
+    // Up/down markets trade their whole volume in minutes; long-dated ones a daily rate.
+    const perDay = entry.fast ? 2_000_000 * Math.exp(0.8 * hashNormal(key, 1)) : 40_000 * Math.exp(1.2 * hashNormal(key, 2)) * (entry.event.multi ? 2 / entry.event.candidates.length : 1);
+    const end = Math.min(t_ms, t.close_ms);
+    const cents = (ms: number) => Math.round((perDay * Math.max(0, ms)) / 864_000) / 100;
+    return { volume_24h: cents(end - Math.max(t.open_ms, t_ms - 86_400_000)), volume_total: cents(end - t.open_ms) };
+  }
+
   /** Levels around `mid`: a spread of 1-3 ticks each side of it, sizes varying by second. */
   private ladder(key: number, bucket: number, mid: number, tick: number, leg: number): LegBook {
     const half = tick * (1 + (hash32(key, leg, 0x5) % 3));

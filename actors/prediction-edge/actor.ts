@@ -1,0 +1,272 @@
+import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { isPredictionVenue, marketSymbol, phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
+import type { EdgeStatus } from '../edge/messages.ts';
+import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
+import { LatentPriceModel } from '../edge/sim/latent-price.ts';
+import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
+import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
+import { MarketStatsTable } from './market-stats.ts';
+import type { CatalogPage, ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
+
+/** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
+const TICK_MS = 1_000;
+/** Closed and resolved markets' figures (volume over the last day) are refreshed this often. */
+const SLOW_REFRESH_TICKS = 60;
+/** A delisted event is kept this long so a reader a few polls behind still sees it go. */
+const TOMBSTONE_MS = 10 * 60_000;
+const NS_PER_MS = 1_000_000;
+
+interface Listed extends ListedEvent {
+  entry: WorldEntry;
+  /** Ticks since its figures were last written, per market; -1 forces a write. */
+  ticksSinceWrite: number[];
+  delisted_at_ms: number;
+}
+
+/**
+ * A prediction venue edge: connects (here, to the simulated prediction world of the seed),
+ * follows the venue's catalog and lifecycle, and publishes each market's figures to shared
+ * memory. The catalog is read by the gateway through `Catalog` asks (a change log by
+ * sequence); books through `Book` asks.
+ *
+ *   timer (1 s) -> world.entriesAt(now) -> new events, outcomes, delistings -> change log
+ *               -> each trading market's book touch and volumes -> figures table (seqlock)
+ */
+export function predictionEdgeActor(spec: SimEdgeSpec): Actor<PredictionEdgeMessage> {
+  if (!isPredictionVenue(spec.venue)) throw new Error(`${spec.edge_id} is not a prediction venue edge`);
+  return new PredictionEdgeActor(spec, spec.venue);
+}
+
+class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
+  private world: PredictionWorld | undefined;
+  private prices: PredictionPrices | undefined;
+  private stats: MarketStatsTable | undefined;
+  private ctx: ActorContext | undefined;
+  private cancelTimer: (() => void) | undefined;
+  private readonly listed = new Map<string, Listed>();
+  private readonly byMarket = new Map<string, { rec: Listed; c: number }>();
+  /** (seq, world key) of every change, seq increasing; superseded entries are skipped and compacted. */
+  private changes: { seq: number; key: string }[] = [];
+  private seq = 0;
+  private nextSlot = 0;
+  private readonly epoch = Date.now();
+  private lastSeenMs = 0;
+
+  constructor(
+    private readonly spec: SimEdgeSpec,
+    private readonly venue: PredictionVenue,
+  ) {}
+
+  onStart(ctx: ActorContext): void {
+    this.ctx = ctx;
+    const settings = ctx.environment.settings;
+    const seed = Number(settings['simSeed'] ?? 1);
+    this.world = new PredictionWorld({ seed, events: Number(settings['simPredictionEvents'] ?? 400), resolveMeanS: Number(settings['simMarketResolveS'] ?? 300) });
+    this.prices = new PredictionPrices(this.world, new LatentPriceModel(seed));
+    const shared = ctx.environment.shared['predictionStats'];
+    if (shared !== undefined) this.stats = new MarketStatsTable(shared);
+    this.tick();
+  }
+
+  onStop(): void {
+    this.cancelTimer?.();
+  }
+
+  onMessage(message: PredictionEdgeMessage): unknown {
+    switch (message.t) {
+      case 'Status':
+        return this.status();
+      case 'Catalog':
+        return this.catalog(message.after_seq, message.max_markets);
+      case 'Book':
+        return this.book(message.market_id, message.depth);
+    }
+  }
+
+  private tick = (): void => {
+    const now = Date.now();
+    this.follow(now);
+    this.writeFigures(now);
+    this.lastSeenMs = now;
+    this.cancelTimer = this.ctx!.schedule(TICK_MS, this.tick);
+  };
+
+  /** New listings, outcomes and delistings since the last tick, into the change log. */
+  private follow(now: number): void {
+    const world = this.world!;
+    const current = new Set<string>();
+    for (const entry of world.entriesAt(now)) {
+      if (!entry.listedOn[this.venue]) continue;
+      current.add(entry.event.key);
+      let rec = this.listed.get(entry.event.key);
+      if (rec === undefined) {
+        rec = this.list(entry);
+        this.changed(rec);
+      }
+      if (this.resolve(rec, now)) this.changed(rec);
+    }
+    for (const [key, rec] of this.listed) {
+      if (!rec.delisted && !current.has(key)) {
+        rec.delisted = true;
+        rec.delisted_at_ms = now;
+        for (const m of rec.event.markets) this.byMarket.delete(m.market_id);
+        this.changed(rec);
+      } else if (rec.delisted && now - rec.delisted_at_ms > TOMBSTONE_MS) {
+        this.listed.delete(key);
+      }
+    }
+    if (this.changes.length > 2 * this.listed.size + 1024) this.compact();
+    world.prune(now);
+  }
+
+  private list(entry: WorldEntry): Listed {
+    const event = this.world!.project(entry, this.venue);
+    const n = event.markets.length;
+    const rec: Listed = {
+      seq: 0,
+      event,
+      slots: event.markets.map(() => this.nextSlot++),
+      yes_won: new Array<boolean | null>(n).fill(null),
+      resolved_ms: new Array<number | null>(n).fill(null),
+      anchor_usd: null,
+      final_usd: null,
+      delisted: false,
+      entry,
+      ticksSinceWrite: new Array<number>(n).fill(-1),
+      delisted_at_ms: 0,
+    };
+    this.listed.set(entry.event.key, rec);
+    event.markets.forEach((m, c) => this.byMarket.set(m.market_id, { rec, c }));
+    return rec;
+  }
+
+  /** Records the outcome of every market of `rec` determined by `now`; true when one was new. */
+  private resolve(rec: Listed, now: number): boolean {
+    let news = false;
+    const prices = this.prices!;
+    rec.event.markets.forEach((m, c) => {
+      if (rec.yes_won[c] !== null || now < m.timeline.determined_ms) return;
+      const upWins = rec.entry.event.underlying !== null && prices.closedUp(rec.entry);
+      rec.yes_won[c] = this.world!.yesWins(rec.entry, this.venue, c, upWins);
+      rec.resolved_ms[c] = m.timeline.determined_ms;
+      rec.ticksSinceWrite[c] = -1;
+      news = true;
+    });
+    if (rec.entry.event.underlying !== null && rec.final_usd === null && now >= rec.entry.timeline.polymarket.close_ms) {
+      const { anchor, price } = prices.underlyingAt(rec.entry, rec.entry.timeline.polymarket.close_ms);
+      rec.anchor_usd = round8(anchor);
+      rec.final_usd = round8(price);
+      news = true;
+    }
+    return news;
+  }
+
+  private changed(rec: Listed): void {
+    rec.seq = ++this.seq;
+    this.changes.push({ seq: rec.seq, key: rec.entry.event.key });
+  }
+
+  private compact(): void {
+    this.changes = this.changes.filter((c) => this.listed.get(c.key)?.seq === c.seq);
+  }
+
+  /** Each market's book touch and volumes: trading markets every tick, the others now and then. */
+  private writeFigures(now: number): void {
+    const stats = this.stats;
+    if (stats === undefined) return;
+    const prices = this.prices!;
+    for (const rec of this.listed.values()) {
+      if (rec.delisted) continue;
+      rec.event.markets.forEach((m, c) => {
+        const trading = phaseAt(m.timeline, now) === 'open';
+        const since = rec.ticksSinceWrite[c]!;
+        if (!trading && since >= 0 && since < SLOW_REFRESH_TICKS) {
+          rec.ticksSinceWrite[c] = since + 1;
+          return;
+        }
+        rec.ticksSinceWrite[c] = trading ? 0 : 1;
+        const book = prices.book(rec.entry, this.venue, c, now);
+        const v = prices.volumes(rec.entry, this.venue, c, now);
+        stats.write(this.venue, rec.slots[c]!, {
+          yes_bid_1e9: book.yes.bids[0]?.price_1e9 ?? -1,
+          yes_ask_1e9: book.yes.asks[0]?.price_1e9 ?? -1,
+          no_bid_1e9: book.no.bids[0]?.price_1e9 ?? -1,
+          no_ask_1e9: book.no.asks[0]?.price_1e9 ?? -1,
+          volume_24h_cents: Math.round(v.volume_24h * 100),
+          volume_total_cents: Math.round(v.volume_total * 100),
+          as_of_ms: now,
+        });
+      });
+    }
+  }
+
+  private catalog(after_seq: number, max_markets: number): CatalogPage {
+    const events: ListedEvent[] = [];
+    let markets = 0;
+    let i = lowerBound(this.changes, after_seq + 1);
+    let next_seq = after_seq;
+    for (; i < this.changes.length && markets < max_markets; i++) {
+      const { seq, key } = this.changes[i]!;
+      next_seq = seq;
+      const rec = this.listed.get(key);
+      if (rec === undefined || rec.seq !== seq) continue;
+      const { entry: _e, ticksSinceWrite: _t, delisted_at_ms: _d, ...wire } = rec;
+      events.push(wire);
+      markets += rec.event.markets.length;
+    }
+    return { venue: this.venue, epoch: this.epoch, events, next_seq: i >= this.changes.length ? this.seq : next_seq, more: i < this.changes.length };
+  }
+
+  private book(market_id: string, depth: number): PredictionBook | null {
+    const hit = this.byMarket.get(market_id);
+    if (hit === undefined) return null;
+    const now = Date.now();
+    const b = this.prices!.book(hit.rec.entry, this.venue, hit.c, now);
+    const d = Math.max(1, Math.min(50, depth));
+    return {
+      venue: this.venue,
+      market_id,
+      yes: { bids: b.yes.bids.slice(0, d), asks: b.yes.asks.slice(0, d) },
+      no: { bids: b.no.bids.slice(0, d), asks: b.no.asks.slice(0, d) },
+      tick_1e9: b.tick_1e9,
+      ts_ns: Math.floor(now / 1000) * 1000 * NS_PER_MS,
+    };
+  }
+
+  private status(): EdgeStatus {
+    const now = Date.now();
+    const symbols: EdgeStatus['symbols'] = [];
+    for (const rec of this.listed.values()) {
+      if (rec.delisted) continue;
+      for (const m of rec.event.markets) if (phaseAt(m.timeline, now) === 'open') symbols.push({ symbol: marketSymbol(m), instrument_type: 'prediction' });
+    }
+    return {
+      edge_id: this.spec.edge_id,
+      venue: this.spec.venue,
+      instrument_type: 'prediction',
+      connected: this.lastSeenMs > 0,
+      symbol_count: symbols.length,
+      symbols,
+      last_seen_ms: this.lastSeenMs,
+      region: this.spec.region,
+      supports_algo_runtime: this.spec.supports_algo_runtime,
+      stats: { levels: 0, trades: 0, disconnects: 0, stale: false },
+    };
+  }
+}
+
+function round8(x: number): number {
+  return Math.round(x * 1e8) / 1e8;
+}
+
+/** First index whose seq is >= `seq`. */
+function lowerBound(changes: readonly { seq: number }[], seq: number): number {
+  let lo = 0;
+  let hi = changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (changes[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

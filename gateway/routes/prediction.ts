@@ -1,0 +1,62 @@
+import type { Static } from 'typebox';
+import { listMarkets } from '../../domain/prediction/listing.ts';
+import type { GatewayContext } from '../context.ts';
+import { Errors } from '../errors.ts';
+import type { RouteSpec } from '../http/route.ts';
+import { MarketsPageSchema, MarketsQuery } from '../schemas/prediction.ts';
+
+/**
+ * The prediction-market endpoints (spec, "Prediction markets endpoints", "Markets listing
+ * rules"), over the gateway's copy of both venues' catalogs (`market/prediction-catalog.ts`).
+ * The listing itself is pure (`domain/prediction/listing.ts`); docs/prediction-markets.md has
+ * the decisions where the spec is silent.
+ */
+const tags = ['prediction markets'];
+
+export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
+  const catalog = ctx.market.prediction;
+  return [
+    {
+      method: 'get',
+      path: '/v1/markets',
+      operationId: 'listMarkets',
+      summary: 'Prediction markets of one venue: filters, order, expand=outcomes, cursor pages',
+      description:
+        'Status filters: active=true&closed=false trading only; true/true open, closed and settled; false/true resolved only; false/false every status on the ticker-style venue, trading on the token-style one. ' +
+        'Walk with `cursor` = `next_cursor` until `has_more` is false; a cursor is only valid with the query that gave it.',
+      tags,
+      auth: 'bearer',
+      query: MarketsQuery,
+      responses: {
+        200: { description: 'One page of rows', schema: MarketsPageSchema },
+        400: { description: 'limit outside 1-500, or a cursor from another query' },
+        404: { description: 'unknown slug or ticker' },
+      },
+      handler: (req) => {
+        const q = req.query as Static<typeof MarketsQuery>;
+        const result = listMarkets(
+          catalog.events(q.venue ?? 'polymarket'),
+          {
+            venue: q.venue ?? 'polymarket',
+            slug: q.slug,
+            q: q.q,
+            tag: q.tag,
+            active: q.active ?? true,
+            closed: q.closed ?? false,
+            limit: q.limit ?? 20,
+            cursor: q.cursor,
+            order: q.order,
+            expand: q.expand === 'outcomes',
+          },
+          catalog.statsOf,
+          Date.now(),
+        );
+        if (!result.ok) {
+          if (result.status === 404) throw Errors.notFound(result.message);
+          throw Errors.validation([{ field: result.field, message: result.message }], result.message);
+        }
+        return { status: 200, body: result.page };
+      },
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+import { Type } from 'typebox';
+import { LISTING_ORDERS, type ListingPage, type MarketRow } from '../../domain/prediction/listing.ts';
+import { MARKET_PHASES, PREDICTION_VENUE_IDS } from '../../domain/prediction/catalog.ts';
+import { Count, describing, Nullable, StringEnum } from './common.ts';
+
+/**
+ * Prediction markets (spec: "Prediction market (`Market`)", "Markets listing rules"). Prices are
+ * probabilities in 0..1 and volumes USD, as decimals, as the venues publish them; money that
+ * the service books (orders, fills, positions) stays in integer units.
+ */
+
+const Probability = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1 }), description);
+
+export const MarketSchema = describing<MarketRow>()(
+  Type.Object(
+    {
+      venue: StringEnum(PREDICTION_VENUE_IDS),
+      slug: Type.String({ description: 'the market slug (token-style) or market ticker (ticker-style); the event slug or event ticker on an unexpanded multi-outcome row' }),
+      symbol: Type.String({ description: 'what quotes, orders and channels take: `polymarket:<yes token id>` or `<ticker>:YES`; the event identifier on an unexpanded multi-outcome row' }),
+      question: Type.String(),
+      description: Type.String({ description: 'the rules text' }),
+      outcomes: Type.Array(Type.String(), { description: '`Yes`, `No` on a binary row; candidate labels on an unexpanded multi-outcome row' }),
+      outcome_token_ids: Type.Array(Type.String(), { description: 'parallel to outcomes: the YES and NO token ids, or each candidate YES token id' }),
+      yes_token_id: Nullable(Type.String()),
+      no_token_id: Nullable(Type.String()),
+      event_id: Type.String({ description: 'opaque per venue; do not compare across venues' }),
+      neg_risk: Type.Boolean(),
+      volume_24h: Type.Number({ minimum: 0, description: 'USD' }),
+      volume_total: Type.Number({ minimum: 0, description: 'USD' }),
+      best_yes_bid: Probability('null on an unexpanded multi-outcome row or an empty side'),
+      best_yes_ask: Probability('null on an unexpanded multi-outcome row or an empty side'),
+      best_no_bid: Probability('token-style: 1 - best_yes_ask'),
+      best_no_ask: Probability('token-style: 1 - best_yes_bid'),
+      spread_pct: Nullable(Type.Number(), '(yes_ask - yes_bid) / yes_mid, a ratio'),
+      end_date: Type.String({ format: 'date-time' }),
+      start_date: Type.String({ format: 'date-time' }),
+      url: Type.String(),
+      tags: Type.Array(Type.String()),
+      status: StringEnum(MARKET_PHASES, 'the venue lifecycle phase (ticker-style words; the token-style venue has no initialized or settled)'),
+      equivalents: Type.Array(
+        Type.Object({ venue: StringEnum(PREDICTION_VENUE_IDS), symbol: Type.String(), relation: Type.String({ description: '`same`: YES there is YES here; `complement`: YES there is NO here' }) }),
+        { description: 'the same outcome on the other prediction venue; never on placeholder rows' },
+      ),
+      parent_event_id: Type.Optional(Type.String()),
+      parent_slug: Type.Optional(Type.String()),
+      outcome_name: Type.Optional(Nullable(Type.String(), 'null iff placeholder')),
+      raw_outcome_name: Type.Optional(Type.String()),
+      is_placeholder_outcome: Type.Optional(Type.Boolean()),
+      outcome_index: Type.Optional(Count('0-based upstream position')),
+    },
+    { $id: 'Market', description: 'One listing row; expanded rows (`expand=outcomes`) add the parent and outcome fields, which binary events leave out' },
+  ),
+);
+
+export const MarketsPageSchema = describing<ListingPage>()(
+  Type.Object(
+    {
+      markets: Type.Array(MarketSchema),
+      count: Count('rows on this page (binary rows under expand=outcomes, not events)'),
+      venue: StringEnum(PREDICTION_VENUE_IDS),
+      has_more: Type.Boolean(),
+      next_cursor: Nullable(Type.String(), 'pass back as `cursor`; null on the last page'),
+    },
+    { $id: 'MarketsPage' },
+  ),
+);
+
+export const MarketsQuery = Type.Object({
+  venue: Type.Optional(StringEnum(PREDICTION_VENUE_IDS, 'default the token-style venue (polymarket)')),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'direct lookup by slug or ticker (event or market)' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'free text over ticker, question and rules (case-insensitive substring)' })),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  active: Type.Optional(Type.Boolean({ default: true })),
+  closed: Type.Optional(Type.Boolean({ default: false })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20, description: 'rows per page' })),
+  cursor: Type.Optional(Type.String({ maxLength: 1024, description: 'opaque; only with the query that gave it' })),
+  order: Type.Optional(StringEnum(LISTING_ORDERS, 'default none: listing order (the venue chooses)')),
+  expand: Type.Optional(StringEnum(['outcomes'] as const)),
+});

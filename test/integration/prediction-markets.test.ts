@@ -1,0 +1,171 @@
+/**
+ * `GET /v1/markets` against the real service (gateway, two workers, the simulated prediction
+ * venues with seed 7 resolving a market every 3 s, LMDB in a temp dir): the catalog reaches the
+ * gateway from the edges, each listing rule holds over it, and bad input is refused.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, envelope, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+
+interface Row {
+  venue: string;
+  slug: string;
+  symbol: string;
+  question: string;
+  outcomes: string[];
+  outcome_token_ids: string[];
+  yes_token_id: string | null;
+  no_token_id: string | null;
+  event_id: string;
+  status: string;
+  best_yes_bid: number | null;
+  best_yes_ask: number | null;
+  best_no_bid: number | null;
+  best_no_ask: number | null;
+  spread_pct: number | null;
+  volume_24h: number;
+  parent_slug?: string;
+  parent_event_id?: string;
+  outcome_name?: string | null;
+  raw_outcome_name?: string;
+  is_placeholder_outcome?: boolean;
+  outcome_index?: number;
+  equivalents: { venue: string; symbol: string; relation: string }[];
+}
+
+interface Page {
+  markets: Row[];
+  count: number;
+  venue: string;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+let svc: TestService;
+const get = <T = Page>(path: string) => call<T>(svc.base, 'GET', path, { token: TEST_OPERATOR_KEY });
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Every row of a query, following next_cursor; asserts the walk ends. */
+async function walk(query: string, limit: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 1_000; pages++) {
+    const res = await get(`/v1/markets?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.count, res.body.markets.length);
+    assert.ok(res.body.markets.length <= limit);
+    rows.push(...res.body.markets);
+    if (!res.body.has_more) {
+      assert.equal(res.body.next_cursor, null);
+      return rows;
+    }
+    cursor = res.body.next_cursor;
+    assert.ok(cursor !== null);
+  }
+  throw new Error('walk did not end');
+}
+
+describe('prediction markets listing', () => {
+  before(async () => {
+    svc = await startTestService({ simMarketResolveS: 3 });
+    await until('both catalogs', async () => {
+      const [k, p] = await Promise.all([get('/v1/markets?venue=kalshi&limit=1'), get('/v1/markets?limit=1')]);
+      return k.body.count > 0 && p.body.count > 0 ? true : undefined;
+    });
+  });
+  after(async () => svc?.stop());
+
+  it('defaults: the token-style venue, trading markets only, 20 rows, cursor to more', async () => {
+    const res = await get('/v1/markets');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.venue, 'polymarket');
+    assert.equal(res.body.count, 20);
+    assert.equal(res.body.has_more, true);
+    for (const m of res.body.markets) {
+      assert.equal(m.venue, 'polymarket');
+      assert.equal(m.status, 'open');
+      if (m.yes_token_id !== null) {
+        assert.match(m.yes_token_id, /^\d{78}$/);
+        assert.equal(m.symbol, `polymarket:${m.yes_token_id}`);
+        // Token-style NO is derived from YES.
+        if (m.best_yes_ask !== null) assert.ok(Math.abs(m.best_no_bid! - (1 - m.best_yes_ask)) < 1e-9, JSON.stringify(m));
+        if (m.best_yes_bid !== null) assert.ok(Math.abs(m.best_no_ask! - (1 - m.best_yes_bid)) < 1e-9, JSON.stringify(m));
+      }
+    }
+  });
+
+  it('a multi-outcome event: null prices unexpanded, one binary row per outcome expanded, placeholders last', async () => {
+    const rows = await walk('venue=polymarket', 500);
+    const multi = rows.find((m) => m.yes_token_id === null && m.outcomes.length > 2);
+    assert.ok(multi !== undefined, 'a multi-outcome event is listed');
+    assert.deepEqual([multi.best_yes_bid, multi.best_yes_ask, multi.best_no_bid, multi.best_no_ask, multi.spread_pct], [null, null, null, null, null]);
+    const expanded = await get(`/v1/markets?slug=${multi.slug}&expand=outcomes&limit=500`);
+    assert.equal(expanded.status, 200);
+    const out = expanded.body.markets;
+    assert.equal(expanded.body.count, out.length, 'count counts binary rows');
+    assert.equal(out.length, multi.outcomes.length);
+    const firstPlaceholder = out.findIndex((m) => m.is_placeholder_outcome === true);
+    if (firstPlaceholder >= 0) assert.ok(out.slice(firstPlaceholder).every((m) => m.is_placeholder_outcome === true), 'real names first');
+    for (const m of out) {
+      assert.equal(m.parent_slug, multi.slug);
+      assert.equal(m.parent_event_id, multi.event_id);
+      assert.deepEqual(m.outcomes, ['Yes', 'No']);
+      assert.deepEqual(m.outcome_token_ids, [m.yes_token_id, m.no_token_id]);
+      assert.equal(typeof m.raw_outcome_name, 'string');
+      assert.equal(m.outcome_name === null, m.is_placeholder_outcome === true);
+      assert.ok(Number.isInteger(m.outcome_index));
+      if (m.is_placeholder_outcome) assert.deepEqual(m.equivalents, [], 'placeholders have no equivalents');
+    }
+    // The unexpanded row's ids are the candidates' YES tokens.
+    assert.deepEqual([...multi.outcome_token_ids].sort(), out.map((m) => m.yes_token_id!).sort());
+  });
+
+  it('a cursor walk over every status on the ticker-style venue visits each row exactly once', async () => {
+    const rows = await walk('venue=kalshi&active=false&closed=false&expand=outcomes', 500);
+    assert.ok(rows.length > 500, `thousands of rows: ${rows.length}`);
+    const slugs = rows.map((m) => m.slug);
+    assert.equal(new Set(slugs).size, slugs.length, 'no row twice');
+    const statuses = new Set(rows.map((m) => m.status));
+    assert.ok(statuses.has('open') && statuses.has('initialized'), [...statuses].join());
+    for (const m of rows) assert.match(m.symbol, /:YES$/);
+  });
+
+  it('status filters: resolved only, then open/closed/settled; markets resolve while the service runs', async () => {
+    const resolved = await until('a resolved up/down market', async () => {
+      const res = await get('/v1/markets?venue=kalshi&active=false&closed=true&order=closed_time&limit=50');
+      return res.body.markets.find((m) => /UP OR DOWN|up or down/i.test(m.question)) ? res.body : undefined;
+    });
+    for (const m of resolved.markets) assert.ok(['determined', 'settled'].includes(m.status), m.status);
+    const both = await walk('venue=kalshi&active=true&closed=true', 500);
+    assert.ok(!both.some((m) => m.status === 'initialized'));
+    assert.ok(both.some((m) => m.status === 'open'));
+  });
+
+  it('bad input changes nothing: limit outside 1-500, another query\'s cursor, unknown slug', async () => {
+    for (const limit of [0, 501, -1]) {
+      const res = await get(`/v1/markets?limit=${limit}`);
+      assert.equal(res.status, 400);
+      assert.equal(envelope(res.body).code, 'VALIDATION_ERROR');
+    }
+    const first = await get('/v1/markets?limit=5');
+    const other = await get(`/v1/markets?venue=kalshi&limit=5&cursor=${first.body.next_cursor}`);
+    assert.equal(other.status, 400);
+    assert.equal(envelope(other.body).details[0]?.field, 'cursor');
+    const garbled = await get('/v1/markets?cursor=not-a-cursor');
+    assert.equal(garbled.status, 400);
+    const unknown = await get('/v1/markets?slug=no-such-market-anywhere');
+    assert.equal(unknown.status, 404);
+    assert.equal(envelope(unknown.body).code, 'NOT_FOUND');
+    const bad = await get('/v1/markets?venue=binance');
+    assert.equal(bad.status, 400);
+  });
+});

@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   records: () => import('./records.bench.ts'),
   sandbox: () => import('./sandbox.bench.ts'),
   roundtrip: () => import('./roundtrip.bench.ts'),
+  markets: () => import('./markets.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

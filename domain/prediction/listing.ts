@@ -96,86 +96,159 @@ function spreadPct(s: MarketStats): number | null {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function baseRow(e: PredictionEvent, m: PredictionMarket, now_ms: number): Omit<MarketRow, keyof MarketStats | 'spread_pct'> {
+/** A row of a page: an event's own row (`m` null: a binary event, or a multi-outcome event unexpanded) or one candidate's expanded row. */
+export interface RowRef {
+  e: PredictionEvent;
+  m: PredictionMarket | null;
+}
+
+/** The fields of a row that never change: all but `status`, the figures and `spread_pct`. */
+export type StaticRow = Omit<MarketRow, keyof MarketStats | 'spread_pct' | 'status'>;
+
+const staticRows = new WeakMap<PredictionEvent | PredictionMarket, StaticRow>();
+
+function marketFields(e: PredictionEvent, m: PredictionMarket): StaticRow {
   return {
     venue: e.venue, slug: m.market_id, symbol: marketSymbol(m), question: m.question, description: m.description,
     outcomes: ['Yes', 'No'], outcome_token_ids: [m.yes_token_id, m.no_token_id], yes_token_id: m.yes_token_id, no_token_id: m.no_token_id,
     event_id: e.multi ? m.market_id : e.event_id, neg_risk: e.neg_risk,
     end_date: iso(m.timeline.close_ms), start_date: iso(m.timeline.listed_ms), url: e.url, tags: e.tags,
-    status: phaseAt(m.timeline, now_ms),
     equivalents: m.equivalents.map((q) => ({ venue: q.venue, symbol: q.symbol, relation: q.relation })),
   };
 }
 
-function binaryRow(e: PredictionEvent, m: PredictionMarket, stats: MarketStats, now_ms: number): MarketRow {
-  return { ...baseRow(e, m, now_ms), ...stats, spread_pct: spreadPct(stats) };
+/** A row's unchanging fields, built once per event or market. */
+export function staticRowOf(ref: RowRef): StaticRow {
+  const { e, m } = ref;
+  const cached = staticRows.get(m ?? e);
+  if (cached !== undefined) return cached;
+  const first = e.markets[0]!;
+  let row: StaticRow;
+  if (m !== null) {
+    row = {
+      ...marketFields(e, m),
+      parent_event_id: e.event_id, parent_slug: e.slug,
+      outcome_name: m.is_placeholder ? null : m.raw_outcome_name, raw_outcome_name: m.raw_outcome_name ?? m.question,
+      is_placeholder_outcome: m.is_placeholder, outcome_index: m.outcome_index,
+    };
+  } else if (!e.multi) {
+    row = marketFields(e, first);
+  } else {
+    row = {
+      ...marketFields(e, first),
+      slug: e.slug, symbol: e.slug, question: e.title, description: e.description, event_id: e.event_id,
+      outcomes: e.markets.map((x) => x.raw_outcome_name ?? x.question), outcome_token_ids: e.markets.map((x) => x.yes_token_id),
+      yes_token_id: null, no_token_id: null, equivalents: [],
+    };
+  }
+  staticRows.set(m ?? e, row);
+  return row;
 }
 
-/** One row per event: a multi-outcome event lists its candidates with null best prices. */
-function eventRow(e: PredictionEvent, statsOf: StatsOf, now_ms: number): MarketRow {
-  const first = e.markets[0]!;
-  if (!e.multi) return binaryRow(e, first, statsOf(first), now_ms);
+/** A row's moving fields: its phase, best prices, volumes and spread (an unexpanded multi-outcome row sums volumes, has no prices). */
+export function rowFigures(ref: RowRef, statsOf: StatsOf, now_ms: number): MarketStats & { status: MarketPhase; spread_pct: number | null } {
+  const { e, m } = ref;
+  const market = m ?? e.markets[0]!;
+  const status = phaseAt(market.timeline, now_ms);
+  if (m !== null || !e.multi) {
+    const stats = statsOf(market);
+    return { status, ...stats, spread_pct: spreadPct(stats) };
+  }
   let volume_24h = 0;
   let volume_total = 0;
-  for (const m of e.markets) {
-    const s = statsOf(m);
-    volume_24h += s.volume_24h;
-    volume_total += s.volume_total;
+  for (const x of e.markets) {
+    const st = statsOf(x);
+    volume_24h += st.volume_24h;
+    volume_total += st.volume_total;
   }
-  return {
-    ...baseRow(e, first, now_ms),
-    slug: e.slug, symbol: e.slug, question: e.title, description: e.description, event_id: e.event_id,
-    outcomes: e.markets.map((m) => m.raw_outcome_name ?? m.question), outcome_token_ids: e.markets.map((m) => m.yes_token_id),
-    yes_token_id: null, no_token_id: null, equivalents: [],
-    volume_24h: round2(volume_24h), volume_total: round2(volume_total),
-    best_yes_bid: null, best_yes_ask: null, best_no_bid: null, best_no_ask: null, spread_pct: null,
-  };
+  return { status, volume_24h: round2(volume_24h), volume_total: round2(volume_total), best_yes_bid: null, best_yes_ask: null, best_no_bid: null, best_no_ask: null, spread_pct: null };
+}
+
+export function buildRow(ref: RowRef, statsOf: StatsOf, now_ms: number): MarketRow {
+  return { ...staticRowOf(ref), ...rowFigures(ref, statsOf, now_ms) };
 }
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-/** An event's binary markets in expanded order: real names first, then placeholders, each by upstream position. */
+const expandedOrder = new WeakMap<PredictionEvent, readonly PredictionMarket[]>();
+
+/** An event's candidates in expanded order: real names first, then placeholders, each by upstream position. */
 function expandedMarkets(e: PredictionEvent): readonly PredictionMarket[] {
-  if (!e.multi) return e.markets;
-  return [...e.markets].sort((a, b) => Number(a.is_placeholder) - Number(b.is_placeholder) || a.outcome_index - b.outcome_index);
+  let ordered = expandedOrder.get(e);
+  if (ordered === undefined) {
+    ordered = [...e.markets].sort((a, b) => Number(a.is_placeholder) - Number(b.is_placeholder) || a.outcome_index - b.outcome_index);
+    expandedOrder.set(e, ordered);
+  }
+  return ordered;
 }
 
-/** The expanded row of one market of an event (a binary event's only market gives its plain row). */
-function expandedRow(e: PredictionEvent, m: PredictionMarket, statsOf: StatsOf, now_ms: number): MarketRow {
-  if (!e.multi) return eventRow(e, statsOf, now_ms);
-  return {
-    ...binaryRow(e, m, statsOf(m), now_ms),
-    question: m.question,
-    parent_event_id: e.event_id, parent_slug: e.slug,
-    outcome_name: m.is_placeholder ? null : m.raw_outcome_name, raw_outcome_name: m.raw_outcome_name ?? m.question,
-    is_placeholder_outcome: m.is_placeholder, outcome_index: m.outcome_index,
-  };
+/** The rows an event gives: its own row, or under expand one per candidate of a multi-outcome event. */
+function rowsOf(e: PredictionEvent, expand: boolean): readonly (PredictionMarket | null)[] {
+  return expand && e.multi ? expandedMarkets(e) : NULL_ROW;
 }
+const NULL_ROW: readonly null[] = [null];
 
 type RowKey = [number | string, string, number];
 
-/** The value a row sorts by; `row` (built only for the orders on moving figures) gives them. */
-function sortValue(order: ListingOrder | undefined, e: PredictionEvent, row: () => MarketRow): number {
+/** Orders whose sort value never changes: a keyset walk under them is exhaustive. */
+const STATIC_ORDERS = new Set<ListingOrder | undefined>([undefined, 'start_date', 'created', 'end_date', 'closed_time']);
+
+/** The value an event sorts by under a static order. */
+function staticValue(order: ListingOrder | undefined, e: PredictionEvent): number {
   const t = e.markets[0]!.timeline;
   switch (order) {
-    case undefined:
-    case 'start_date':
-      return t.listed_ms;
     case 'created':
       return -t.listed_ms;
     case 'end_date':
       return t.close_ms;
     case 'closed_time':
       return -t.close_ms;
-    case 'volume':
-      return -row().volume_24h;
-    case 'volume_total':
-      return -row().volume_total;
-    case 'competitive':
-      return row().spread_pct ?? Number.MAX_VALUE;
+    default:
+      return t.listed_ms;
   }
+}
+
+/** The value a row sorts by under an order on moving figures. */
+function movingValue(order: ListingOrder, ref: RowRef, statsOf: StatsOf, now_ms: number): number {
+  const f = rowFigures(ref, statsOf, now_ms);
+  if (order === 'volume') return -f.volume_24h;
+  if (order === 'volume_total') return -f.volume_total;
+  return f.spread_pct ?? Number.MAX_VALUE;
+}
+
+const eventKeys = new WeakMap<PredictionEvent, string>();
+
+/** The tie-break of events with one sort value: listing instant, then id (immutable). */
+function eventKeyOf(e: PredictionEvent): string {
+  let key = eventKeys.get(e);
+  if (key === undefined) {
+    key = `${String(e.markets[0]!.timeline.listed_ms).padStart(15, '0')}:${e.event_id}`;
+    eventKeys.set(e, key);
+  }
+  return key;
+}
+
+const sortedByOrder = new WeakMap<readonly PredictionEvent[], Map<string, readonly PredictionEvent[]>>();
+
+/** `events` sorted by (static value, event key), kept while the array is (the catalog makes a new one on change). */
+function sortedEvents(events: readonly PredictionEvent[], order: ListingOrder | undefined): readonly PredictionEvent[] {
+  let byOrder = sortedByOrder.get(events);
+  if (byOrder === undefined) {
+    byOrder = new Map();
+    sortedByOrder.set(events, byOrder);
+  }
+  const name = order ?? '';
+  let sorted = byOrder.get(name);
+  if (sorted === undefined) {
+    sorted = events
+      .map((e) => ({ e, v: staticValue(order, e), k: eventKeyOf(e) }))
+      .sort((a, b) => a.v - b.v || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+      .map((x) => x.e);
+    byOrder.set(name, sorted);
+  }
+  return sorted;
 }
 
 function compareKeys(a: RowKey, b: RowKey): number {
@@ -223,8 +296,23 @@ function matches(e: PredictionEvent, q: ListingQuery, phases: ReadonlySet<Market
   return true;
 }
 
-/** The page a query asks for, over the venue's `events` (listing order) at `now_ms`. */
-export function listMarkets(events: readonly PredictionEvent[], q: ListingQuery, statsOf: StatsOf, now_ms: number): ListingResult {
+/** A page's rows by reference (built by the caller: `buildRow`, or straight to JSON). */
+export interface PageRefs {
+  rows: RowRef[];
+  venue: PredictionVenue;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export type SelectResult = { ok: true; refs: PageRefs } | { ok: false; status: 400 | 404; field: string; message: string };
+
+/**
+ * The rows of the page a query asks for, over the venue's `events` at `now_ms`. Under a static
+ * order the events are kept sorted and the page starts at the cursor (binary search), so a page
+ * costs its own rows plus the rows filtered out on the way; under a moving order every matching
+ * row is keyed and sorted.
+ */
+export function selectPage(events: readonly PredictionEvent[], q: ListingQuery, statsOf: StatsOf, now_ms: number): SelectResult {
   const hash = queryHash(q);
   let after: RowKey | undefined;
   if (q.cursor !== undefined) {
@@ -239,42 +327,84 @@ export function listMarkets(events: readonly PredictionEvent[], q: ListingQuery,
     if (pool.length === 0) return { ok: false, status: 404, field: 'slug', message: `no market or event has slug or ticker ${wanted}` };
   }
   const phases = phasesFor(q.venue, q.active, q.closed);
-  // Rows are keyed first and built only for the page: a page of 20 out of thousands builds 20.
-  const keyed: { key: RowKey; e: PredictionEvent; m: PredictionMarket | null }[] = [];
-  for (const e of pool) {
-    if (!matches(e, q, phases, now_ms)) continue;
-    const eventKey = `${String(e.markets[0]!.timeline.listed_ms).padStart(15, '0')}:${e.event_id}`;
-    if (!q.expand) {
-      keyed.push({ key: [sortValue(q.order, e, () => eventRow(e, statsOf, now_ms)), eventKey, 0], e, m: null });
-      continue;
+  const rowOk = (m: PredictionMarket | null) => m === null || phases.has(phaseAt(m.timeline, now_ms));
+  const page: { ref: RowRef; key: RowKey }[] = [];
+  let has_more = false;
+  if (STATIC_ORDERS.has(q.order)) {
+    const sorted = sortedEvents(pool, q.order);
+    let i = 0;
+    if (after !== undefined) {
+      const [v, k] = after;
+      let hi = sorted.length;
+      while (i < hi) {
+        const mid = (i + hi) >>> 1;
+        const e = sorted[mid]!;
+        const ev = staticValue(q.order, e);
+        const ek = eventKeyOf(e);
+        if (ev < (v as number) || (ev === v && ek < k)) i = mid + 1;
+        else hi = mid;
+      }
     }
-    expandedMarkets(e).forEach((m, pos) => {
-      if (!phases.has(phaseAt(m.timeline, now_ms))) return;
-      keyed.push({ key: [sortValue(q.order, e, () => expandedRow(e, m, statsOf, now_ms)), eventKey, pos], e, m });
-    });
-  }
-  keyed.sort((a, b) => compareKeys(a.key, b.key));
-  let start = 0;
-  if (after !== undefined) {
-    // The first row after the cursor's (binary search: keys are sorted).
-    let hi = keyed.length;
-    while (start < hi) {
-      const mid = (start + hi) >>> 1;
-      if (compareKeys(keyed[mid]!.key, after) > 0) hi = mid;
-      else start = mid + 1;
+    scan: for (; i < sorted.length; i++) {
+      const e = sorted[i]!;
+      if (!matches(e, q, phases, now_ms)) continue;
+      const v = staticValue(q.order, e);
+      const k = eventKeyOf(e);
+      const rows = rowsOf(e, q.expand);
+      for (let pos = 0; pos < rows.length; pos++) {
+        const key: RowKey = [v, k, pos];
+        if (after !== undefined && compareKeys(key, after) <= 0) continue;
+        const m = rows[pos]!;
+        if (!rowOk(m)) continue;
+        if (page.length === q.limit) {
+          has_more = true;
+          break scan;
+        }
+        page.push({ ref: { e, m }, key });
+      }
     }
+  } else {
+    const order = q.order!;
+    const keyed: { ref: RowRef; key: RowKey }[] = [];
+    for (const e of pool) {
+      if (!matches(e, q, phases, now_ms)) continue;
+      const k = eventKeyOf(e);
+      rowsOf(e, q.expand).forEach((m, pos) => {
+        if (!rowOk(m)) return;
+        const ref = { e, m };
+        keyed.push({ ref, key: [movingValue(order, ref, statsOf, now_ms), k, pos] });
+      });
+    }
+    keyed.sort((a, b) => compareKeys(a.key, b.key));
+    let start = 0;
+    if (after !== undefined) {
+      let hi = keyed.length;
+      while (start < hi) {
+        const mid = (start + hi) >>> 1;
+        if (compareKeys(keyed[mid]!.key, after) > 0) hi = mid;
+        else start = mid + 1;
+      }
+    }
+    page.push(...keyed.slice(start, start + q.limit));
+    has_more = start + page.length < keyed.length;
   }
-  const page = keyed.slice(start, start + q.limit);
-  const has_more = start + page.length < keyed.length;
   const last = page[page.length - 1];
   return {
     ok: true,
-    page: {
-      markets: page.map((x) => (x.m === null ? eventRow(x.e, statsOf, now_ms) : expandedRow(x.e, x.m, statsOf, now_ms))),
-      count: page.length,
+    refs: {
+      rows: page.map((x) => x.ref),
       venue: q.venue,
       has_more,
       next_cursor: has_more && last !== undefined ? encodeCursor(hash, last.key) : null,
     },
   };
+}
+
+/** The page a query asks for, with its rows built (`selectPage`). */
+export function listMarkets(events: readonly PredictionEvent[], q: ListingQuery, statsOf: StatsOf, now_ms: number): ListingResult {
+  const selected = selectPage(events, q, statsOf, now_ms);
+  if (!selected.ok) return selected;
+  const { rows, venue, has_more, next_cursor } = selected.refs;
+  const markets = rows.map((ref) => buildRow(ref, statsOf, now_ms));
+  return { ok: true, page: { markets, count: markets.length, venue, has_more, next_cursor } };
 }

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
-import { listMarkets } from '../../domain/prediction/listing.ts';
+import { selectPage } from '../../domain/prediction/listing.ts';
+import { marketsPageJson } from '../market/market-rows-json.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
@@ -34,7 +35,8 @@ export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
       },
       handler: (req) => {
         const q = req.query as Static<typeof MarketsQuery>;
-        const result = listMarkets(
+        const now = Date.now();
+        const result = selectPage(
           catalog.events(q.venue ?? 'polymarket'),
           {
             venue: q.venue ?? 'polymarket',
@@ -49,13 +51,13 @@ export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
             expand: q.expand === 'outcomes',
           },
           catalog.statsOf,
-          Date.now(),
+          now,
         );
         if (!result.ok) {
           if (result.status === 404) throw Errors.notFound(result.message);
           throw Errors.validation([{ field: result.field, message: result.message }], result.message);
         }
-        return { status: 200, body: result.page };
+        return { status: 200, body: undefined, json: marketsPageJson(result.refs, catalog.statsOf, now) };
       },
     },
   ];

@@ -59,7 +59,7 @@ async function walk(query: string, limit: number): Promise<Row[]> {
   const rows: Row[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 1_000; pages++) {
-    const res = await get(`/v1/markets?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+    const res: { status: number; body: Page } = await get(`/v1/markets?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.count, res.body.markets.length);
     assert.ok(res.body.markets.length <= limit);

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
-import { listMarkets, type ListingQuery, type MarketRow, type StatsOf } from '../../domain/prediction/listing.ts';
+import { listMarkets, selectPage, LISTING_ORDERS, type ListingQuery, type MarketRow, type StatsOf } from '../../domain/prediction/listing.ts';
+import { marketsPageJson } from '../../gateway/market/market-rows-json.ts';
 import { LatentPriceModel } from '../../actors/edge/sim/latent-price.ts';
 import { PredictionPrices } from '../../actors/edge/sim/prediction/prices.ts';
 import { PredictionWorld } from '../../actors/edge/sim/prediction/world.ts';
@@ -143,5 +144,30 @@ describe('markets listing', () => {
     assert.ok(crypto.ok && crypto.page.count > 0 && crypto.page.markets.every((r) => r.tags.includes('crypto')));
     const fed = listMarkets(events, query('kalshi', { q: 'FOMC' }), cheapStats, NOW);
     assert.ok(fed.ok && fed.page.count > 0 && fed.page.markets.every((r) => /fed/i.test(r.question)));
+  });
+
+  it('every order walks to the end; the static orders visit each row exactly once, in their order', () => {
+    const events = world.eventsAt('polymarket', NOW);
+    for (const order of [undefined, ...LISTING_ORDERS]) {
+      const rows = walk('polymarket', { order, expand: true, limit: 333 }, () => NOW);
+      const slugs = rows.map((r) => r.slug);
+      assert.equal(new Set(slugs).size, slugs.length, `${order}: no row twice`);
+      const all = listMarkets(events, query('polymarket', { order, expand: true, limit: 500 }), cheapStats, NOW);
+      assert.ok(all.ok);
+      if (order === 'end_date') for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1]!.end_date <= rows[i]!.end_date);
+      if (order === 'created') for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1]!.start_date >= rows[i]!.start_date);
+    }
+  });
+
+  it('the JSON page is the built page, byte for byte once parsed', () => {
+    const events = world.eventsAt('polymarket', NOW);
+    const stats = statsAt(NOW);
+    for (const extra of [{ expand: true }, { expand: false }, { expand: true, order: 'volume' as const }, { active: false, closed: true }]) {
+      const q = query('polymarket', { limit: 60, ...extra });
+      const built = listMarkets(events, q, stats, NOW);
+      const selected = selectPage(events, q, stats, NOW);
+      assert.ok(built.ok && selected.ok);
+      assert.deepEqual(JSON.parse(marketsPageJson(selected.refs, stats, NOW)), JSON.parse(JSON.stringify(built.page)));
+    }
   });
 });

@@ -12,7 +12,8 @@
  * rules are derived from its edge's habits (`ListingHabits`) and the asset's reference price.
  */
 import type { InstrumentType, VenueId } from './market.ts';
-import { binaryAtMidBps, binaryFeeRow, type TickerFeeComponents, type TokenFeeComponents } from './prediction/fees.ts';
+import { binaryAtMidBps, binaryFeeRow, type BinaryFeeComponents, type TickerFeeComponents, type TokenFeeComponents } from './prediction/fees.ts';
+import type { PredictionMarket } from './prediction/catalog.ts';
 import { PRICE_SCALE, QTY_SCALE } from './units.ts';
 
 export type Region = 'na' | 'eu' | 'ap';
@@ -395,6 +396,11 @@ function linearRow(venue: VenueId, maker_bps: number, taker_bps: number): FeeRow
  * schedule; pass `perp` for the perpetual one. Prediction venues answer their venue-level
  * `binary_quadratic` row, built by `prediction/fees.ts` from the components above.
  */
+/** A prediction market's own `binary_quadratic` components: its venue's style at the market's rate (`fee_rate_bps`). */
+export function marketFeeComponents(m: PredictionMarket): BinaryFeeComponents {
+  return m.venue === 'kalshi' ? { ...KALSHI_FEE_COMPONENTS, rate_bps: m.fee_rate_bps } : { ...POLYMARKET_FEE_COMPONENTS, rate_bps: m.fee_rate_bps };
+}
+
 export function feeRowOf(venue: string, instrument_type: InstrumentType = 'spot'): FeeRow | undefined {
   if (venue === 'kalshi') return binaryFeeRow('kalshi', KALSHI_FEE_COMPONENTS);
   if (venue === 'polymarket') return binaryFeeRow('polymarket', POLYMARKET_FEE_COMPONENTS);

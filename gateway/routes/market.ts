@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { EdgeMessage, EdgeStatus } from '../../actors/edge/messages.ts';
-import { edgeSpec, edgesListing, EDGES, feeRowOf } from '../../domain/venues.ts';
+import { edgeSpec, edgesListing, EDGES, feeRowOf, marketFeeComponents } from '../../domain/venues.ts';
+import { binaryFeeRow } from '../../domain/prediction/fees.ts';
+import { PredictionQuotes } from '../market/prediction-quotes.ts';
 import type { FairMessage, FairReply } from '../../actors/fair-price/messages.ts';
 import { FAIR_ACTOR } from '../../actors/fair-price/messages.ts';
 import { books, edgeKey } from '../../actors/market/directory.ts';
@@ -96,6 +98,7 @@ export async function edgeStatuses(ctx: GatewayContext): Promise<Omit<EdgeStatus
 
 export function marketRoutes(ctx: GatewayContext): RouteSpec[] {
   const ask = ctx.topology.endpoint;
+  const predictions = new PredictionQuotes(ctx.market.prediction, ask);
   return [
     {
       method: 'get',
@@ -191,6 +194,13 @@ export function marketRoutes(ctx: GatewayContext): RouteSpec[] {
       handler: (req) => {
         const q = req.query as Static<typeof FeesQuery>;
         const ticker = q.ticker.trim();
+        // A prediction market's own curve (its rate): a ticker, slug, token id or URL naming one leg.
+        const leg = parseSymbol(ticker.toUpperCase()) === undefined ? predictions.resolve(ticker) : undefined;
+        if (leg !== undefined) {
+          const wanted = q.venues?.split(',').map((v) => v.trim().toLowerCase());
+          const fees = wanted === undefined || wanted.includes(leg.venue) ? [binaryFeeRow(leg.venue, marketFeeComponents(leg.market))] : [];
+          return { status: 200, body: { ticker, fees } };
+        }
         let venues: string[];
         if (q.venues !== undefined) {
           venues = q.venues.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');

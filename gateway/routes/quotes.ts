@@ -5,9 +5,10 @@ import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { MAX_DEPTH } from '../../actors/book/quote-cache.ts';
 import type { QuoteResponse } from '../market/quotes.ts';
+import { batchFailure, PredictionQuotes, type PredictionQuote } from '../market/prediction-quotes.ts';
 
 const InstrumentTypeQuery = Type.Union([Type.Literal('spot'), Type.Literal('perp'), Type.Literal('prediction')], {
-  description: 'auto-detected when omitted: spot when the symbol trades spot, else perp',
+  description: 'auto-detected when omitted: spot when the symbol trades spot, else perp, else a prediction market leg (ticker, slug, token id or event URL)',
 });
 
 const Pair = Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[price, size] (decimals)' });
@@ -39,12 +40,26 @@ const QuoteVenueSchema = Type.Object(
 export const QuoteResponseSchema = Type.Object(
   {
     symbol: Type.String(),
-    instrument_type: Type.String({ enum: ['spot', 'perp'] }),
+    instrument_type: Type.String({ enum: ['spot', 'perp', 'prediction'] }),
     nbbo: QuoteNbboSchema,
     venues: Type.Record(Type.String(), QuoteVenueSchema),
     book: Type.Object({ bids: Type.Array(Pair), asks: Type.Array(Pair) }),
     source: Type.String({ enum: ['edge_nbbo', 'edge_rpc_snapshot', 'venue_public_api', 'unavailable'] }),
     updated_ms: Type.Integer({ minimum: 0 }),
+    market: Type.Optional(
+      Type.Object(
+        {
+          venue: Type.String(),
+          market_id: Type.String(),
+          event_id: Type.String(),
+          question: Type.String(),
+          leg: Type.String({ enum: ['YES', 'NO'] }),
+          token_id: Type.String({ description: 'the leg: a 78-digit token id, or `<ticker>:YES|NO`' }),
+          status: Type.String(),
+        },
+        { description: 'prediction legs only: the market and leg the symbol resolved to; prices are probabilities, sizes contracts' },
+      ),
+    ),
   },
   { $id: 'QuoteResponse' },
 );
@@ -74,12 +89,31 @@ const BatchBody = Type.Object(
   { $id: 'QuotesBatchRequest', additionalProperties: false },
 );
 
-const BatchEntry = Type.Union([QuoteResponseSchema, Type.Object({ symbol: Type.String(), error: Type.String(), code: Type.String() })]);
+const BatchEntry = Type.Union([
+  QuoteResponseSchema,
+  Type.Object({
+    symbol: Type.String(),
+    error: Type.String(),
+    code: Type.String(),
+    outcomes: Type.Optional(Type.Array(Type.String(), { description: 'AMBIGUOUS_MULTI_OUTCOME only: candidate labels' })),
+    outcome_token_ids: Type.Optional(Type.Array(Type.String(), { description: 'AMBIGUOUS_MULTI_OUTCOME only: parallel ids to retry with' })),
+  }),
+]);
 
 const tags = ['market data'];
 
 export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
   const quotes = ctx.market.quotes;
+  const predictions = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
+  /** A prediction leg's quote when the symbol names one (the errors of resolution thrown), else undefined. */
+  const predictionQuote = (symbol: string, depth: number, type: string | undefined): Promise<PredictionQuote> | undefined => {
+    if (type !== undefined && type !== 'prediction') return undefined;
+    const quote = predictions.quoteSymbol(symbol, depth);
+    return quote.then((q) => {
+      if (q === undefined) throw Errors.notFound(`no quote data for ${symbol}${type ? ` (${type})` : ''}`);
+      return q;
+    });
+  };
   const entryOr404 = (symbol: string, instrumentType?: string): BookEntry => {
     const entry = quotes.resolve(symbol, instrumentType);
     if (entry === undefined) throw Errors.notFound(`no quote data for ${symbol}${instrumentType ? ` (${instrumentType})` : ''}`);
@@ -98,8 +132,14 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Quote', schema: QuoteResponseSchema }, 404: { description: 'Unknown symbol' } },
       handler: (req) => {
         const q = req.query as Static<typeof SingleQuoteQuery>;
-        const entry = entryOr404(req.params['symbol']!, q.instrument_type);
+        const symbol = req.params['symbol']!;
         const depth = q.depth ?? 10;
+        // CEX pairs first (the hot path); a name that is no pair is a prediction leg or unknown.
+        if (q.instrument_type === 'prediction' || quotes.resolve(symbol, q.instrument_type) === undefined) {
+          const prediction = predictionQuote(symbol, depth, q.instrument_type);
+          if (prediction !== undefined) return prediction.then((body) => ({ status: 200, body }));
+        }
+        const entry = entryOr404(symbol, q.instrument_type);
         // The hot path answers synchronously from shared memory; only a cold symbol awaits.
         const json = quotes.hotJson(entry, depth);
         if (json !== undefined) return { status: 200, body: undefined, json };
@@ -122,20 +162,21 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
           }),
         },
       },
-      handler: (req) => {
+      handler: async (req) => {
         const q = req.query as Static<typeof MultiQuoteQuery>;
         const list = (q.symbols ?? q.symbol ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
         if (list.length === 0) throw Errors.validation([{ field: 'symbols', message: 'at least one symbol is required' }]);
         if (list.length > 2000) throw Errors.validation([{ field: 'symbols', message: 'at most 2000 symbols' }]);
         const maxAgeMs = (q.max_age_s ?? 300) * 1000;
         const now = Date.now();
-        const out: Pick<QuoteResponse, 'symbol' | 'nbbo' | 'venues'>[] = [];
-        for (const symbol of list) {
+        const found = list.map(async (symbol): Promise<Pick<QuoteResponse, 'symbol' | 'nbbo' | 'venues'> | undefined> => {
           const entry = quotes.resolve(symbol);
-          const quote = entry === undefined ? undefined : quotes.cached(entry, 1);
-          if (quote === undefined || !(now - quote.updated_ms < maxAgeMs)) continue;
-          out.push({ symbol: quote.symbol, nbbo: quote.nbbo, venues: quote.venues });
-        }
+          // A symbol that is no pair may be a prediction leg; one that fails to resolve is left out, as an unknown pair is.
+          const quote = entry !== undefined ? quotes.cached(entry, 1) : await predictionQuote(symbol, 1, undefined)?.catch(() => undefined);
+          if (quote === undefined || !(now - quote.updated_ms < maxAgeMs)) return undefined;
+          return { symbol: quote.symbol, nbbo: quote.nbbo, venues: quote.venues };
+        });
+        const out = (await Promise.all(found)).filter((q) => q !== undefined);
         return { status: 200, body: { quotes: out } };
       },
     },
@@ -165,15 +206,16 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
           while (next < body.symbols.length) {
             const i = next++;
             const symbol = body.symbols[i]!;
-            const entry = quotes.resolve(symbol, type);
-            if (entry === undefined) {
-              results[i] = { symbol, error: `no quote data for ${symbol}`, code: 'NOT_FOUND' };
-              continue;
-            }
+            const entry = type === 'prediction' ? undefined : quotes.resolve(symbol, type);
             try {
-              results[i] = await quotes.quote(entry, depth, nowait);
+              if (entry !== undefined) {
+                results[i] = await quotes.quote(entry, depth, nowait);
+                continue;
+              }
+              const prediction = predictionQuote(symbol, depth, type);
+              results[i] = prediction !== undefined ? await prediction : { symbol, error: `no quote data for ${symbol}`, code: 'NOT_FOUND' };
             } catch (err) {
-              results[i] = { symbol, error: (err as Error).message, code: 'UNAVAILABLE' };
+              results[i] = batchFailure(symbol, err);
             }
           }
         };

@@ -33,6 +33,15 @@ interface Row {
   equivalents: { venue: string; symbol: string; relation: string }[];
 }
 
+interface Quote {
+  symbol: string;
+  instrument_type: string;
+  nbbo: { bid: number; ask: number; mid: number; spread_bps: number; bid_size: number; ask_size: number };
+  venues: Record<string, unknown>;
+  updated_ms: number;
+  market: { venue: string; market_id: string; leg: string; token_id: string };
+}
+
 interface Page {
   markets: Row[];
   count: number;
@@ -167,5 +176,76 @@ describe('prediction markets listing', () => {
     assert.equal(envelope(unknown.body).code, 'NOT_FOUND');
     const bad = await get('/v1/markets?venue=binance');
     assert.equal(bad.status, 400);
+  });
+
+  it('quotes a leg by ticker, by slug, by token id and by event URL; NO selects the other leg', async () => {
+    const kalshi = (await get('/v1/markets?venue=kalshi&limit=50')).body.markets.find((m) => m.best_yes_bid !== null)!;
+    const ticker = kalshi.slug;
+    const yes = await get<Quote>(`/v1/quotes/${ticker}`);
+    assert.equal(yes.status, 200, JSON.stringify(yes.body));
+    assert.equal(yes.body.instrument_type, 'prediction');
+    assert.deepEqual([yes.body.market.venue, yes.body.market.leg, yes.body.market.token_id], ['kalshi', 'YES', `${ticker}:YES`]);
+    assert.ok(yes.body.nbbo.bid > 0 && yes.body.nbbo.bid < yes.body.nbbo.ask && yes.body.nbbo.ask < 1, JSON.stringify(yes.body.nbbo));
+    assert.ok(yes.body.venues['kalshi'] !== undefined);
+    const no = await get<Quote>(`/v1/quotes/${ticker}:NO`);
+    assert.equal(no.body.market.leg, 'NO');
+    assert.equal(no.body.market.token_id, `${ticker}:NO`);
+
+    const poly = (await get('/v1/markets?limit=50')).body.markets.find((m) => m.yes_token_id !== null && m.best_yes_bid !== null)!;
+    // Token-style NO is the YES book mirrored: no_bid = 1 - yes_ask, no_ask = 1 - yes_bid (one second's book).
+    const [bySlug, bySlugNo] = await until('YES and NO of one book second', async () => {
+      const r = (await call<{ quotes: Quote[] }>(svc.base, 'POST', '/v1/quotes_batch', { token: TEST_OPERATOR_KEY, body: { symbols: [poly.slug, `${poly.slug}:no`] } })).body.quotes;
+      return r[0]!.updated_ms === r[1]!.updated_ms ? r : undefined;
+    });
+    assert.equal(bySlug!.market.token_id, poly.yes_token_id);
+    assert.equal(bySlugNo!.market.token_id, poly.no_token_id);
+    assert.ok(Math.abs(bySlugNo!.nbbo.bid - (1 - bySlug!.nbbo.ask)) < 1e-9 && Math.abs(bySlugNo!.nbbo.ask - (1 - bySlug!.nbbo.bid)) < 1e-9);
+    for (const symbol of [poly.yes_token_id!, `polymarket:${poly.no_token_id}`, encodeURIComponent(`https://polymarket.com/event/${poly.slug}`)]) {
+      const res = await get<Quote>(`/v1/quotes/${symbol}`);
+      assert.equal(res.status, 200, `${symbol}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.market.market_id, poly.slug);
+    }
+  });
+
+  it('an event slug of a multi-outcome event is 400 AMBIGUOUS_MULTI_OUTCOME with its candidates; a batch keeps it as an entry', async () => {
+    const rows = await walk('venue=polymarket', 500);
+    const multi = rows.find((m) => m.yes_token_id === null && m.outcomes.length > 2)!;
+    const res = await get<{ error: { code: string; outcomes: string[]; outcome_token_ids: string[] }; code: string; outcomes: string[]; outcome_token_ids: string[] }>(`/v1/quotes/${multi.slug}`);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'AMBIGUOUS_MULTI_OUTCOME');
+    assert.equal(res.body.code, 'AMBIGUOUS_MULTI_OUTCOME', 'also at the top level');
+    assert.deepEqual(res.body.error.outcomes, multi.outcomes);
+    assert.deepEqual(res.body.outcome_token_ids, multi.outcome_token_ids);
+    const retry = await get<Quote>(`/v1/quotes/${res.body.outcome_token_ids[0]}`);
+    assert.ok(retry.status === 200 || retry.status === 404, 'a candidate id resolves (404 only when its book is empty)');
+    const batch = await call<{ quotes: Record<string, unknown>[] }>(svc.base, 'POST', '/v1/quotes_batch', { token: TEST_OPERATOR_KEY, body: { symbols: [multi.slug, 'no-such-market-anywhere', 'BTC-USDT', '1234'] } });
+    assert.equal(batch.status, 200);
+    const [amb, unknown, btc, short] = batch.body.quotes;
+    assert.equal(amb!['code'], 'AMBIGUOUS_MULTI_OUTCOME');
+    assert.deepEqual(amb!['outcome_token_ids'], multi.outcome_token_ids);
+    assert.equal(unknown!['code'], 'NOT_FOUND');
+    assert.equal(btc!['symbol'], 'BTC-USDT');
+    assert.ok(short!['code'] === 'NOT_FOUND' || short!['code'] === 'VALIDATION_ERROR');
+    const malformed = await get(`/v1/quotes/${'1'.repeat(77)}`);
+    assert.equal(malformed.status, 400);
+    assert.equal(envelope(malformed.body).code, 'VALIDATION_ERROR');
+  });
+
+  it('GET /v1/fees: each market\'s binary_quadratic curve by ticker, token id or slug', async () => {
+    const kalshi = (await get('/v1/markets?venue=kalshi&limit=1')).body.markets[0]!;
+    const k = await get<{ fees: { venue: string; fee_model: string; components: Record<string, unknown>; maker_bps: number; taker_bps: number; formula: { taker_fee_usd: string } }[] }>(`/v1/fees?ticker=${kalshi.slug}`);
+    assert.equal(k.status, 200);
+    assert.equal(k.body.fees.length, 1);
+    assert.deepEqual(k.body.fees[0]!.components, { rate_bps: 700, multiplier: 1, rounding: 'ceil_to_cent' });
+    assert.deepEqual([k.body.fees[0]!.maker_bps, k.body.fees[0]!.taker_bps], [0, 350]);
+    const updown = (await get('/v1/markets?q=up%20or%20down&limit=1')).body.markets[0]!;
+    const p = await get<{ fees: { components: Record<string, unknown>; taker_bps: number }[] }>(`/v1/fees?ticker=${updown.yes_token_id}`);
+    assert.deepEqual(p.body.fees[0]!.components, { rate_bps: 200, exponent: 1 });
+    assert.equal(p.body.fees[0]!.taker_bps, 100);
+    const bySlug = await get<{ fees: unknown[] }>(`/v1/fees?ticker=${updown.slug}`);
+    assert.deepEqual(bySlug.body.fees, p.body.fees);
+    assert.equal((await get(`/v1/fees?ticker=${'9'.repeat(70)}`)).status, 400);
+    assert.equal((await get('/v1/fees?ticker=no-such-market-anywhere')).status, 404);
+    assert.equal((await get<{ fees: unknown[] }>(`/v1/fees?ticker=${kalshi.slug}&venues=polymarket`)).body.fees.length, 0);
   });
 });

@@ -1,0 +1,90 @@
+import type { Endpoint } from '../../engine/endpoint.ts';
+import { edgeKey } from '../../actors/market/directory.ts';
+import type { PredictionBook, PredictionEdgeMessage } from '../../actors/prediction-edge/messages.ts';
+import type { Level } from '../../domain/market.ts';
+import { phaseAt, type MarketPhase } from '../../domain/prediction/catalog.ts';
+import type { ResolvedLeg } from '../../domain/prediction/symbols.ts';
+import { midAndSpread, priceToDecimal, qtyToDecimal } from '../../domain/units.ts';
+import { AmbiguousMultiOutcomeError, ApiError, Errors } from '../errors.ts';
+import type { PredictionCatalog } from './prediction-catalog.ts';
+import type { QuoteResponse } from './quotes.ts';
+
+/** A prediction leg's quote: the spec's quote shape plus which market and leg the symbol named. */
+export interface PredictionQuote extends Omit<QuoteResponse, 'instrument_type'> {
+  instrument_type: 'prediction';
+  market: { venue: string; market_id: string; event_id: string; question: string; leg: 'YES' | 'NO'; token_id: string; status: MarketPhase };
+}
+
+const BOOK_TIMEOUT_MS = 2_000;
+
+/**
+ * Quotes of prediction legs. A leg trades on one venue, so its NBBO is that venue's touch: the
+ * book is asked of the venue's edge (its own book, no venue round trip), prices are
+ * probabilities and sizes contracts. Symbols resolve through the catalog (Quote rules 5-6).
+ */
+export class PredictionQuotes {
+  constructor(
+    private readonly catalog: PredictionCatalog,
+    private readonly endpoint: Endpoint,
+  ) {}
+
+  /**
+   * The leg a symbol names; undefined for a CEX pair. Throws the spec's errors: 400
+   * AMBIGUOUS_MULTI_OUTCOME (with the candidates), 404 for an unknown name, 400 for a malformed id.
+   */
+  resolve(symbol: string): ResolvedLeg | undefined {
+    const r = this.catalog.resolver.resolve(symbol);
+    if (r === undefined) return undefined;
+    if (r.ok) return r.resolved;
+    if (r.code === 'AMBIGUOUS_MULTI_OUTCOME') throw Errors.ambiguousMultiOutcome(symbol, r.outcomes, r.outcome_token_ids);
+    if (r.code === 'NOT_FOUND') throw Errors.notFound(r.message);
+    throw Errors.validation([{ field: 'symbol', message: r.message }], r.message);
+  }
+
+  async quote(symbol: string, leg: ResolvedLeg, depth: number): Promise<PredictionQuote> {
+    const m = leg.market;
+    const status = phaseAt(m.timeline, Date.now());
+    const book = await this.endpoint.ask<PredictionBook | null>(
+      edgeKey(`venue-edge-${leg.venue}`),
+      { t: 'Book', market_id: m.market_id, depth } satisfies PredictionEdgeMessage,
+      BOOK_TIMEOUT_MS,
+    );
+    const side = book === null ? undefined : leg.leg === 'YES' ? book.yes : book.no;
+    if (book === null || side === undefined || (side.bids.length === 0 && side.asks.length === 0)) {
+      throw Errors.notFound(`no quote data for ${symbol}: the market is ${status}, its book is empty`);
+    }
+    const bid = side.bids[0];
+    const ask = side.asks[0];
+    const crossed = bid !== undefined && ask !== undefined && bid.price_1e9 >= ask.price_1e9;
+    const { mid, spread_bps } = midAndSpread(bid?.price_1e9 ?? 0, ask?.price_1e9 ?? 0, crossed);
+    const updated_ms = Math.floor(book.ts_ns / 1e6);
+    const top = { bid: priceToDecimal(bid?.price_1e9 ?? 0), ask: priceToDecimal(ask?.price_1e9 ?? 0), bid_size: qtyToDecimal(bid?.qty_1e8 ?? 0), ask_size: qtyToDecimal(ask?.qty_1e8 ?? 0) };
+    return {
+      symbol,
+      instrument_type: 'prediction',
+      nbbo: { ...top, mid, spread_bps, crossed },
+      venues: { [leg.venue]: { ...top, age_ms: Math.max(0, Date.now() - updated_ms) } },
+      book: { bids: pairs(side.bids), asks: pairs(side.asks) },
+      source: 'edge_nbbo',
+      updated_ms,
+      market: { venue: leg.venue, market_id: m.market_id, event_id: m.event_id, question: m.question, leg: leg.leg, token_id: leg.token_id, status },
+    };
+  }
+
+  /** The quote of a symbol when it is a prediction leg; undefined for a CEX pair. */
+  async quoteSymbol(symbol: string, depth: number): Promise<PredictionQuote | undefined> {
+    const leg = this.resolve(symbol);
+    return leg === undefined ? undefined : this.quote(symbol, leg, depth);
+  }
+}
+
+function pairs(levels: Level[]): [number, number][] {
+  return levels.map((l) => [priceToDecimal(l.price_1e9), qtyToDecimal(l.qty_1e8)]);
+}
+
+/** A batch entry for a failed symbol, carrying the candidates of an ambiguous one. */
+export function batchFailure(symbol: string, err: unknown): Record<string, unknown> {
+  if (err instanceof AmbiguousMultiOutcomeError) return { symbol, error: err.message, code: err.code, outcomes: err.outcomes, outcome_token_ids: err.outcome_token_ids };
+  if (err instanceof ApiError) return { symbol, error: err.message, code: err.code };
+  return { symbol, error: (err as Error).message, code: 'UNAVAILABLE' };
+}

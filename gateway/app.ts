@@ -37,6 +37,8 @@ import { quoteRoutes } from './routes/quotes.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { predictionRoutes } from './routes/prediction.ts';
 import { StreamServer } from './ws/stream.ts';
+import { LifecycleServer } from './ws/lifecycle.ts';
+import { LifecycleEvents } from './market/lifecycle-events.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -67,6 +69,9 @@ export class Gateway {
   readonly orderEvents: OrderEvents;
   readonly streams: GatewayContext['streams'];
   private readonly stream: StreamServer;
+  private readonly lifecycle: LifecycleServer;
+  /** Prediction-market lifecycle events to their streams (and, once durable, to positions). */
+  readonly lifecycleEvents: LifecycleEvents;
   private readonly sessions: Sessions;
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
@@ -77,6 +82,9 @@ export class Gateway {
     const tickets = new TicketStore();
     const sessions = (this.sessions = new Sessions(tickets, (client, keyId) => deps.storage.apiKeys.get(client, keyId)?.is_active === true));
     this.stream = new StreamServer({ auth: deps.auth, tickets, limiter, log: deps.log, interest: new Int32Array(deps.market.interest), sessions });
+    this.lifecycle = new LifecycleServer({ auth: deps.auth, tickets, limiter, log: deps.log, sessions });
+    this.lifecycleEvents = new LifecycleEvents(this.lifecycle, deps.storage.marketResolutions, deps.log);
+    deps.prediction.onChange(this.lifecycleEvents.onCatalogChange);
     const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() });
     this.orderEvents = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.context = {
@@ -135,6 +143,7 @@ export class Gateway {
       sessions,
     }));
     this.stream.attach(this.app);
+    this.lifecycle.attach(this.app);
     this.app.any('/*', pipeline.handle);
   }
 
@@ -173,6 +182,7 @@ export class Gateway {
   async close(timeoutMs = 5_000): Promise<void> {
     this.stopListening();
     this.stream.closeAll();
+    this.lifecycle.closeAll();
     this.sessions.close();
     await this.pipeline.drain(timeoutMs);
   }

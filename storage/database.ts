@@ -47,9 +47,11 @@ export interface Databases {
   readonly credentials: Database<unknown, [string, 'live' | 'sandbox', string]>;
   /** client_id -> the client's pending and effective sandbox settings (sandbox-settings.ts) */
   readonly sandboxSettings: Database<unknown, string>;
+  /** [venue, market_id] -> a prediction market's resolution as the gateway observed it (market-resolutions.ts) */
+  readonly marketResolutions: Database<unknown, [string, string]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -84,6 +86,7 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     ledgers: root.openDB({ name: 'ledgers', ...plainMaps }),
     credentials: root.openDB({ name: 'credentials' }),
     sandboxSettings: root.openDB({ name: 'sandbox_settings' }),
+    marketResolutions: root.openDB({ name: 'market_resolutions' }),
   };
   if (options.readerOnly) return databases;
   try {

@@ -9,6 +9,7 @@ import { BarStore } from './bars.ts';
 import { OrderStore } from './orders.ts';
 import { TradeTape } from './trades.ts';
 import { SandboxSettingsStore } from './sandbox-settings.ts';
+import { MarketResolutionStore } from './market-resolutions.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -26,6 +27,7 @@ export class Storage {
   readonly orders: OrderStore;
   readonly credentials: CredentialStore;
   readonly sandboxSettings: SandboxSettingsStore;
+  readonly marketResolutions: MarketResolutionStore;
   private closed = false;
 
   private constructor(
@@ -40,6 +42,7 @@ export class Storage {
     this.orders = new OrderStore(db);
     this.credentials = new CredentialStore(db, cipher);
     this.sandboxSettings = new SandboxSettingsStore(db);
+    this.marketResolutions = new MarketResolutionStore(db);
   }
 
   /**

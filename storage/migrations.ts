@@ -74,6 +74,13 @@ export const MIGRATIONS: readonly Migration[] = [
       // A new named database; a client without a record has the defaults.
     },
   },
+  {
+    version: 8,
+    description: 'market_resolutions: every prediction market resolution observed, for positions and the lifecycle stream',
+    up: () => {
+      // A new named database; resolutions are recorded as they are observed.
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -153,6 +153,9 @@ export class PredictionCatalog {
         changes.push({ kind: 'resolved', event, market, yes_won: won, resolved_ms: rec.resolved_ms[c] ?? Date.now(), listed: kept });
       });
     }
+    // In the venue's time order: a first read (or a page) holds many.
+    const instant = (c: CatalogChange) => (c.kind === 'listed' ? c.event.markets[0]!.timeline.listed_ms : c.resolved_ms);
+    changes.sort((a, b) => instant(a) - instant(b));
     for (const change of changes) for (const listener of this.listeners) listener(change);
   }
 

@@ -1,3 +1,4 @@
+import { MarketResolvedUpgradeSchema, NewMarketsUpgradeSchema } from '../schemas/prediction.ts';
 import { Type } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -54,5 +55,34 @@ export function streamRoutes(ctx: GatewayContext): RouteSpec[] {
         throw new ApiError(426, 'UPGRADE_REQUIRED', 'GET /v1/stream needs a WebSocket upgrade', [], { upgrade: 'websocket' });
       },
     },
+      ...(['new_markets', 'market_resolved'] as const).map(
+      (stream): RouteSpec => ({
+        method: 'get',
+        path: `/v1/ws/${stream}`,
+        operationId: stream === 'new_markets' ? 'openNewMarketsStream' : 'openMarketResolvedStream',
+        summary:
+          stream === 'new_markets'
+            ? 'Prediction markets as they are listed (WebSocket; upgrade with ?ticket= or a bearer header)'
+            : 'Prediction market resolutions (WebSocket; upgrade with ?ticket= or a bearer header)',
+        description:
+          'One JSON text frame per event. On connect the last 128 events are replayed, oldest first, then events stream live, each once. ' +
+          (stream === 'new_markets'
+            ? 'A frame is a listing row (expanded: one per binary market) with kind "new_market" and observed_at_ns; its figures are null or 0.'
+            : 'A frame: kind "market_resolved", venue, event_id (parent_event_id and outcome_name for a candidate of a multi-outcome event), slug, question, ' +
+              'winning_outcome (Yes/No), winning_token_id, losing_token_id, resolved_at_ns, observed_at_ns. Every resolution is stored before it is sent.'),
+        tags: ['streams', 'prediction markets'],
+        auth: 'public',
+        responses: {
+          101: {
+            description: 'Switching protocols to WebSocket; the frames in x-websocket. Without a valid ticket or bearer credential the upgrade is refused with 401, over the rate limit with 429',
+            schema: stream === 'new_markets' ? NewMarketsUpgradeSchema : MarketResolvedUpgradeSchema,
+          },
+          426: { description: 'A plain HTTP request: this endpoint needs a WebSocket upgrade (UPGRADE_REQUIRED)', schema: ErrorBodySchema },
+        },
+        handler: () => {
+          throw new ApiError(426, 'UPGRADE_REQUIRED', `GET /v1/ws/${stream} needs a WebSocket upgrade`, [], { upgrade: 'websocket' });
+        },
+      }),
+    ),
   ];
 }

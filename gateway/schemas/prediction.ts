@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { LISTING_ORDERS, type ListingPage, type MarketRow } from '../../domain/prediction/listing.ts';
 import { MARKET_PHASES, PREDICTION_VENUE_IDS } from '../../domain/prediction/catalog.ts';
 import { Count, describing, Nullable, StringEnum } from './common.ts';
+import { webSocketUpgrade } from './media.ts';
 
 /**
  * Prediction markets (spec: "Prediction market (`Market`)", "Markets listing rules"). Prices are
@@ -76,4 +77,34 @@ export const MarketsQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 1024, description: 'opaque; only with the query that gave it' })),
   order: Type.Optional(StringEnum(LISTING_ORDERS, 'default none: listing order (the venue chooses)')),
   expand: Type.Optional(StringEnum(['outcomes'] as const)),
+});
+
+const TicketQuery = Type.Object({ ticket: Type.Optional(Type.String({ description: 'single-use ticket from GET /v1/ws/ticket; else send Authorization: Bearer' })) });
+const NothingToSend = Type.Unknown({ description: 'nothing: what a client sends is ignored' });
+
+export const NewMarketsUpgradeSchema = webSocketUpgrade({
+  query: TicketQuery,
+  client: NothingToSend,
+  server: Type.Intersect([MarketSchema, Type.Object({ kind: Type.Literal('new_market'), observed_at_ns: Type.Integer() })], {
+    description: 'a listing row (expanded: one per binary market), figures null or 0',
+  }),
+});
+
+export const MarketResolvedUpgradeSchema = webSocketUpgrade({
+  query: TicketQuery,
+  client: NothingToSend,
+  server: Type.Object({
+    kind: Type.Literal('market_resolved'),
+    venue: StringEnum(PREDICTION_VENUE_IDS),
+    event_id: Type.String({ description: 'the binary market\'s event id (a multi-outcome candidate: its market id)' }),
+    parent_event_id: Type.Optional(Type.String()),
+    outcome_name: Type.Optional(Nullable(Type.String())),
+    slug: Type.String({ description: 'the market slug or ticker' }),
+    question: Type.String(),
+    winning_outcome: StringEnum(['Yes', 'No'] as const),
+    winning_token_id: Type.String(),
+    losing_token_id: Type.String(),
+    resolved_at_ns: Type.Integer(),
+    observed_at_ns: Type.Integer(),
+  }),
 });

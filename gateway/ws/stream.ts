@@ -3,12 +3,10 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TicketStore } from '../auth/tickets.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import { ApiError, errorBody, Errors, type FieldError } from '../errors.ts';
+import type { FieldError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
-import { OPERATOR_CLIENT_ID } from '../rate-limit/tiers.ts';
-import { REQUEST_ID_PATTERN } from '../http/pipeline.ts';
-import { statusLine } from '../http/status.ts';
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp, type WebSocket } from '../uws.ts';
+import { authenticatedUpgrade } from './upgrade.ts';
 import { findChannel, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './channels.ts';
 
 export interface StreamUser {
@@ -79,56 +77,12 @@ export class StreamServer {
   }
 
   private upgrade(res: HttpResponse, req: HttpRequest, context: unknown): void {
-    const secKey = req.getHeader('sec-websocket-key');
-    const protocol = req.getHeader('sec-websocket-protocol');
-    const extensions = req.getHeader('sec-websocket-extensions');
-    const authorization = req.getHeader('authorization');
-    const ticket = new URLSearchParams(req.getQuery() ?? '').get('ticket');
-    const incomingId = req.getHeader('x-request-id');
-    const requestId = REQUEST_ID_PATTERN.test(incomingId) ? incomingId : `ws_${(this.nextId++).toString(36)}`;
-    let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
-    const accept = (principal: Principal) => {
-      if (aborted) return;
-      if (principal.client_id !== OPERATOR_CLIENT_ID) {
-        const waitMs = this.deps.limiter.check(principal.client_id, principal.profile.rate_limit_qps, Date.now());
-        if (waitMs > 0) return reject(Errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000))));
-      }
-      const user: StreamUser = {
-        principal,
-        connectionId: `conn_${(this.nextId++).toString(36)}`,
-        subscriptions: new Map(),
-        forget: () => {},
-      };
-      res.cork(() => res.upgrade(user, secKey, protocol, extensions, context as never));
-    };
-    const reject = (err: unknown) => {
-      if (aborted) return;
-      const apiErr = err instanceof ApiError ? err : Errors.internal();
-      if (!(err instanceof ApiError)) this.deps.log.error({ req_id: requestId, err }, 'websocket upgrade failed');
-      res.cork(() => {
-        res.writeStatus(statusLine(apiErr.status));
-        res.writeHeader('content-type', 'application/json');
-        res.writeHeader('x-request-id', requestId);
-        res.end(errorBody(apiErr, requestId));
-      });
-    };
-    try {
-      let principal: Principal | Promise<Principal>;
-      if (ticket !== null) {
-        const redeemed = this.deps.tickets.redeem(ticket, Date.now());
-        if (redeemed === undefined) throw Errors.unauthenticated('unknown, used or expired ticket');
-        principal = redeemed;
-      } else {
-        principal = this.deps.auth.authenticate(authorization, Date.now());
-      }
-      if (principal instanceof Promise) principal.then(accept, reject);
-      else accept(principal);
-    } catch (err) {
-      reject(err);
-    }
+    authenticatedUpgrade(this.deps, res, req, context, () => `ws_${(this.nextId++).toString(36)}`, (principal): StreamUser => ({
+      principal,
+      connectionId: `conn_${(this.nextId++).toString(36)}`,
+      subscriptions: new Map(),
+      forget: () => {},
+    }));
   }
 
   private onMessage(ws: WebSocket<StreamUser>, message: ArrayBuffer): void {

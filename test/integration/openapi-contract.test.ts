@@ -167,8 +167,8 @@ describe('OpenAPI response contract (real trading session)', () => {
     const missing: string[] = [];
     for (const { path, method, op } of operations) {
       const success = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
-      if (path === '/v1/stream') {
-        // The WebSocket: no 2xx; the upgrade is the 101, its messages in x-websocket.
+      if (path === '/v1/stream' || path === '/v1/ws/new_markets' || path === '/v1/ws/market_resolved') {
+        // The WebSockets: no 2xx; the upgrade is the 101, its messages in x-websocket.
         assert.deepEqual(success, [], 'the WebSocket upgrade answers 101, not 2xx');
         continue;
       }

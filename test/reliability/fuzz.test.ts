@@ -73,6 +73,7 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
       doc.components.schemas,
       new Map<string, fc.Arbitrary<unknown>>([
         ['symbol', fc.constantFrom('BTC-USDT', 'ETH-USDT', 'SOL-USDT', 'BTC-USD')],
+        ['ticker', fc.constantFrom('BTC-USDT', 'ETH-USD')],
         ['venue', fc.constantFrom(...VENUES)],
         ['client_order_id', fc.uuid().map((u) => `fz-${u}`)],
         ['qty_1e8', fc.integer({ min: 1_000, max: 1_000_000 })],
@@ -129,8 +130,10 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
     const never = operations.filter((op) => !reached.has(op.operationId)).map((op) => op.operationId);
     t.diagnostic(`${requests.length} requests: ${[...byClass].map(([k, v]) => `${k} ${v}`).join(', ')}; ${reached.size}/${operations.length} operations answered 2xx at least once (not: ${never.join(', ')})`);
     assert.deepEqual(failures, [], `seed ${SEED}`);
-    // The generator reaches the handlers, not only the validators (the WebSocket upgrade never answers 2xx over HTTP).
-    assert.ok(never.length <= 2, `never answered 2xx: ${never.join(', ')}`);
+    // The generator reaches the handlers, not only the validators (a WebSocket upgrade never answers 2xx over HTTP).
+    const upgrades = new Set(['openStream', 'openNewMarketsStream', 'openMarketResolvedStream']);
+    const missed = never.filter((id) => !upgrades.has(id));
+    assert.ok(missed.length <= 1, `never answered 2xx: ${missed.join(', ')}`);
   });
 
   it('refused requests change nothing: a client state digest is identical across every batch refused whole', async (t) => {

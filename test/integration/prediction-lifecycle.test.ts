@@ -1,0 +1,122 @@
+/**
+ * The prediction lifecycle WebSockets against the real service (seed 7, a resolution every 2 s
+ * on each venue): authenticated like /v1/stream, the last 128 events replayed on connect, then
+ * live, each once; resolutions stored and replayed again after a restart.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
+import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+
+let svc: TestService;
+
+interface Frame {
+  kind: string;
+  venue: string;
+  slug: string;
+  event_id: string;
+  winning_outcome?: string;
+  winning_token_id?: string;
+  losing_token_id?: string;
+  resolved_at_ns?: number;
+  observed_at_ns: number;
+  best_yes_bid?: number | null;
+  volume_24h?: number;
+}
+
+/** Frames of a lifecycle stream: all that arrive within `ms`, or until `enough` says so. */
+function collect(path: string, ms: number, enough: (frames: Frame[]) => boolean = () => false, headers: Record<string, string> = { authorization: `Bearer ${TEST_OPERATOR_KEY}` }): Promise<Frame[]> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(svc.base.replace('http', 'ws') + path, { headers, handshakeTimeout: 5_000 });
+    const frames: Frame[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      ws.close();
+      resolve(frames);
+    };
+    const timer = setTimeout(done, ms);
+    ws.on('message', (data) => {
+      frames.push(JSON.parse(String(data)) as Frame);
+      if (enough(frames)) done();
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode }));
+    });
+    ws.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+async function waitForCatalog(): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (Date.now() < end) {
+    const res = await call<{ count: number }>(svc.base, 'GET', '/v1/markets?limit=1', { token: TEST_OPERATOR_KEY });
+    if (res.body.count > 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('catalog not read');
+}
+
+describe('prediction lifecycle streams', () => {
+  before(async () => {
+    svc = await startTestService({ simMarketResolveS: 2 });
+    await waitForCatalog();
+  });
+  after(async () => svc?.stop());
+
+  it('refuses an upgrade without a credential', async () => {
+    await assert.rejects(collect('/v1/ws/market_resolved', 2_000, () => true, {}), (err: { status?: number }) => err.status === 401);
+    const plain = await call(svc.base, 'GET', '/v1/ws/new_markets', { token: TEST_OPERATOR_KEY });
+    assert.equal(plain.status, 426);
+  });
+
+  it('market_resolved: exactly the last 128 on connect, then live resolutions, each once', async () => {
+    const frames = await collect('/v1/ws/market_resolved', 12_000, (f) => f.length >= 131);
+    assert.ok(frames.length >= 129, `128 replayed and live ones: ${frames.length}`);
+    const keys = frames.map((f) => `${f.venue}:${f.slug}`);
+    assert.equal(new Set(keys).size, keys.length, 'no event twice');
+    for (const f of frames) {
+      assert.equal(f.kind, 'market_resolved');
+      assert.ok(['Yes', 'No'].includes(f.winning_outcome!));
+      assert.notEqual(f.winning_token_id, f.losing_token_id);
+      assert.ok(Number.isInteger(f.resolved_at_ns) && Number.isInteger(f.observed_at_ns));
+    }
+    // A second subscriber gets the same replay: the last 128 so far, oldest first.
+    const replay = (await collect('/v1/ws/market_resolved', 300)).slice(0, 128);
+    assert.equal(replay.length, 128);
+    for (let i = 1; i < replay.length; i++) assert.ok(replay[i - 1]!.observed_at_ns <= replay[i]!.observed_at_ns, 'oldest first');
+    // The live frames the first subscriber saw are the newest of the second one's replay.
+    const live = keys.slice(128);
+    const replayKeys = replay.map((f) => `${f.venue}:${f.slug}`);
+    for (const k of live) assert.ok(replayKeys.includes(k), `${k} is in the replay`);
+  });
+
+  it('new_markets: listing rows with kind new_market, fresh figures, replayed then live', async () => {
+    const frames = await collect('/v1/ws/new_markets', 10_000, (f) => f.length >= 130);
+    assert.ok(frames.length >= 129, `replay and a live listing: ${frames.length}`);
+    const keys = frames.map((f) => `${f.venue}:${f.slug}`);
+    assert.equal(new Set(keys).size, keys.length);
+    for (const f of frames) {
+      assert.equal(f.kind, 'new_market');
+      assert.equal(f.best_yes_bid, null);
+      assert.equal(f.volume_24h, 0);
+    }
+  });
+
+  it('resolutions are stored: after a restart the same frames are replayed', async () => {
+    const before = await collect('/v1/ws/market_resolved', 500);
+    const dataDir = svc.dataDir;
+    await svc.stop(false);
+    svc = await startTestService({ simMarketResolveS: 2, dataDir });
+    const after = await collect('/v1/ws/market_resolved', 500);
+    assert.ok(after.length >= 128);
+    // Every frame before the restart that is still within the window is the same frame.
+    const byKey = new Map(after.map((f) => [`${f.venue}:${f.slug}`, f]));
+    const still = before.filter((f) => byKey.has(`${f.venue}:${f.slug}`));
+    assert.ok(still.length > 0);
+    for (const f of still) assert.deepEqual(byKey.get(`${f.venue}:${f.slug}`), f);
+  });
+});

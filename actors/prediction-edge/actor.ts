@@ -152,10 +152,14 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
       rec.ticksSinceWrite[c] = -1;
       news = true;
     });
-    if (rec.entry.event.underlying !== null && rec.final_usd === null && now >= rec.entry.timeline.polymarket.close_ms) {
-      const { anchor, price } = prices.underlyingAt(rec.entry, rec.entry.timeline.polymarket.close_ms);
-      rec.anchor_usd = round8(anchor);
-      rec.final_usd = round8(price);
+    // Up/down: the anchor is known at the open, the final price at the close.
+    const t = rec.entry.timeline.polymarket;
+    if (rec.entry.event.underlying !== null && rec.anchor_usd === null && now >= t.open_ms) {
+      rec.anchor_usd = round8(prices.underlyingAt(rec.entry, t.open_ms).anchor);
+      news = true;
+    }
+    if (rec.entry.event.underlying !== null && rec.final_usd === null && now >= t.close_ms) {
+      rec.final_usd = round8(prices.underlyingAt(rec.entry, t.close_ms).price);
       news = true;
     }
     return news;

@@ -4,7 +4,11 @@ import { marketsPageJson } from '../market/market-rows-json.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
-import { MarketsPageSchema, MarketsQuery } from '../schemas/prediction.ts';
+import { MarketsPageSchema, MarketsQuery, SettlementSchema } from '../schemas/prediction.ts';
+import { classifySymbol } from '../../domain/prediction/symbols.ts';
+import { PredictionQuotes } from '../market/prediction-quotes.ts';
+import { settlementOf } from '../market/settlement.ts';
+import { Type } from 'typebox';
 
 /**
  * The prediction-market endpoints (spec, "Prediction markets endpoints", "Markets listing
@@ -16,6 +20,8 @@ const tags = ['prediction markets'];
 
 export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
   const catalog = ctx.market.prediction;
+  const legs = new PredictionQuotes(catalog, ctx.topology.endpoint);
+  const SettlementQuery = Type.Object({ underlying: Type.Optional(Type.Boolean({ default: true, description: 'false skips the underlying block (no on-chain calls)' })) });
   return [
     {
       method: 'get',
@@ -58,6 +64,33 @@ export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
           throw Errors.validation([{ field: result.field, message: result.message }], result.message);
         }
         return { status: 200, body: undefined, json: marketsPageJson(result.refs, catalog.statsOf, now) };
+      },
+    },
+      {
+      method: 'get',
+      path: '/v1/settlement/{slug}',
+      operationId: 'getSettlement',
+      summary: 'Settlement state of a prediction market: status, outcome, prices, the up/down underlying',
+      tags,
+      auth: 'bearer',
+      params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 400, description: 'ticker, slug or event URL (raw token ids are rejected for the token-style venue)' }) }),
+      query: SettlementQuery,
+      responses: {
+        200: { description: 'Settlement', schema: SettlementSchema },
+        400: { description: 'a raw token id, a malformed name, or a multi-outcome event (AMBIGUOUS_MULTI_OUTCOME)' },
+        404: { description: 'unknown slug or ticker' },
+      },
+      handler: (req) => {
+        const name = req.params['slug']!;
+        const q = req.query as Static<typeof SettlementQuery>;
+        if (classifySymbol(name).kind === 'token' || name.startsWith('polymarket:')) {
+          throw Errors.validation([{ field: 'slug', message: 'raw token ids are rejected for the token-style venue: pass the market slug' }]);
+        }
+        const leg = legs.resolve(name);
+        if (leg === undefined) throw Errors.notFound(`${name} is not a prediction market`);
+        const m = leg.market;
+        const record = catalog.record(m.venue, m.event_id);
+        return { status: 200, body: settlementOf(m, record?.event.neg_risk ?? false, record, catalog.statsOf(m), Date.now(), q.underlying ?? true) };
       },
     },
   ];

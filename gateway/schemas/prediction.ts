@@ -3,6 +3,7 @@ import { LISTING_ORDERS, type ListingPage, type MarketRow } from '../../domain/p
 import { MARKET_PHASES, PREDICTION_VENUE_IDS } from '../../domain/prediction/catalog.ts';
 import { Count, describing, Nullable, StringEnum } from './common.ts';
 import { webSocketUpgrade } from './media.ts';
+import type { Settlement } from '../market/settlement.ts';
 
 /**
  * Prediction markets (spec: "Prediction market (`Market`)", "Markets listing rules"). Prices are
@@ -108,3 +109,35 @@ export const MarketResolvedUpgradeSchema = webSocketUpgrade({
     observed_at_ns: Type.Integer(),
   }),
 });
+
+export const SettlementSchema = describing<Settlement>()(
+  Type.Object(
+    {
+      slug: Type.String(),
+      question: Type.String(),
+      yes_token_id: Type.String(),
+      no_token_id: Type.String(),
+      condition_id: Nullable(Type.String(), 'null on the ticker-style venue'),
+      neg_risk: Type.Boolean(),
+      status: StringEnum(['open', 'resolving', 'resolved', 'settled'] as const, 'open: trading; resolving: window ended, settlement in flight; resolved: outcome set, payout final; settled: ticker-style only, determination and settlement complete'),
+      resolved_outcome: Nullable(StringEnum(['Yes', 'No'] as const)),
+      outcome_source: Type.String({ description: 'determined_event (ticker-style), price_feed (up/down), oracle' }),
+      yes_price: Nullable(Type.Number({ minimum: 0, maximum: 1 }), 'the mid before resolution; 1 or 0 after'),
+      no_price: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      event_start_s: Type.Integer(),
+      event_end_s: Type.Integer(),
+      resolution_source: Type.String({ description: 'the rules the outcome is read by' }),
+      underlying: Type.Optional(
+        Type.Object({
+          symbol: Type.String(),
+          source: Type.String(),
+          anchor_price_usd: Nullable(Type.Number()),
+          final_price_usd: Nullable(Type.Number()),
+          agrees_with_settlement: Nullable(Type.Boolean()),
+          points: Type.Array(Type.Object({ ts_s: Type.Integer(), price_usd: Type.Number() })),
+        }, { description: 'token-style up/down markets only, unless underlying=false' }),
+      ),
+    },
+    { $id: 'Settlement' },
+  ),
+);

@@ -119,4 +119,30 @@ describe('prediction lifecycle streams', () => {
     assert.ok(still.length > 0);
     for (const f of still) assert.deepEqual(byKey.get(`${f.venue}:${f.slug}`), f);
   });
+
+  it('GET /v1/settlement/{slug}: open, then resolved with the outcome the stream told, the up/down underlying, settled on the ticker-style venue', async () => {
+    const get = <T>(path: string) => call<T>(svc.base, 'GET', path, { token: TEST_OPERATOR_KEY });
+    type S = { slug: string; status: string; resolved_outcome: string | null; yes_price: number | null; no_price: number | null; underlying?: { anchor_price_usd: number; final_price_usd: number; agrees_with_settlement: boolean } };
+    const open = (await get<{ markets: { slug: string; yes_token_id: string }[] }>('/v1/markets?limit=1')).body.markets[0]!;
+    const o = await get<S>(`/v1/settlement/${open.slug}`);
+    assert.equal(o.status, 200, JSON.stringify(o.body));
+    assert.deepEqual([o.body.status, o.body.resolved_outcome], ['open', null]);
+    assert.equal((await get(`/v1/settlement/${open.yes_token_id}`)).status, 400, 'raw token ids are rejected');
+    assert.equal((await get('/v1/settlement/no-such-market-anywhere')).status, 404);
+
+    const frames = await collect('/v1/ws/market_resolved', 300);
+    const poly = frames.filter((f) => f.venue === 'polymarket' && /up-or-down/.test(f.slug)).at(-1)!;
+    const p = await get<S>(`/v1/settlement/${poly.slug}`);
+    assert.equal(p.body.status, 'resolved');
+    assert.equal(p.body.resolved_outcome, poly.winning_outcome);
+    assert.deepEqual([p.body.yes_price, p.body.no_price], poly.winning_outcome === 'Yes' ? [1, 0] : [0, 1]);
+    assert.ok(p.body.underlying !== undefined && p.body.underlying.agrees_with_settlement === true, JSON.stringify(p.body.underlying));
+    assert.equal(p.body.underlying.final_price_usd >= p.body.underlying.anchor_price_usd, poly.winning_outcome === 'Yes');
+    assert.equal((await get<S>(`/v1/settlement/${poly.slug}?underlying=false`)).body.underlying, undefined);
+
+    const kalshi = frames.filter((f) => f.venue === 'kalshi').at(-1)!;
+    const k = await get<S>(`/v1/settlement/${kalshi.slug}`);
+    assert.ok(['resolved', 'settled'].includes(k.body.status), k.body.status);
+    assert.equal(k.body.resolved_outcome, kalshi.winning_outcome);
+  });
 });

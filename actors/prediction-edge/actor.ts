@@ -5,7 +5,7 @@ import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { LatentPriceModel } from '../edge/sim/latent-price.ts';
 import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
 import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
-import { MarketStatsTable } from './market-stats.ts';
+import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
 import type { CatalogPage, ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
 
 /** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
@@ -51,6 +51,8 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   private nextSlot = 0;
   private readonly epoch = Date.now();
   private lastSeenMs = 0;
+  /** Reused for every figures write (thousands a second). */
+  private readonly figures: MarketFigures = { yes_bid_1e9: -1, yes_ask_1e9: -1, no_bid_1e9: -1, no_ask_1e9: -1, volume_24h_cents: 0, volume_total_cents: 0, as_of_ms: 0 };
 
   constructor(
     private readonly spec: SimEdgeSpec,
@@ -191,15 +193,15 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
         rec.ticksSinceWrite[c] = trading ? 0 : 1;
         const book = prices.book(rec.entry, this.venue, c, now);
         const v = prices.volumes(rec.entry, this.venue, c, now);
-        stats.write(this.venue, rec.slots[c]!, {
-          yes_bid_1e9: book.yes.bids[0]?.price_1e9 ?? -1,
-          yes_ask_1e9: book.yes.asks[0]?.price_1e9 ?? -1,
-          no_bid_1e9: book.no.bids[0]?.price_1e9 ?? -1,
-          no_ask_1e9: book.no.asks[0]?.price_1e9 ?? -1,
-          volume_24h_cents: Math.round(v.volume_24h * 100),
-          volume_total_cents: Math.round(v.volume_total * 100),
-          as_of_ms: now,
-        });
+        const f = this.figures;
+        f.yes_bid_1e9 = book.yes.bids[0]?.price_1e9 ?? -1;
+        f.yes_ask_1e9 = book.yes.asks[0]?.price_1e9 ?? -1;
+        f.no_bid_1e9 = book.no.bids[0]?.price_1e9 ?? -1;
+        f.no_ask_1e9 = book.no.asks[0]?.price_1e9 ?? -1;
+        f.volume_24h_cents = Math.round(v.volume_24h * 100);
+        f.volume_total_cents = Math.round(v.volume_total * 100);
+        f.as_of_ms = now;
+        stats.write(this.venue, rec.slots[c]!, f);
       });
     }
   }

@@ -33,19 +33,19 @@ export class LifecycleEvents {
   }
 
   readonly onCatalogChange = (change: CatalogChange): void => {
-    const observed_at_ns = Date.now() * NS_PER_MS;
+    const now = Date.now();
+    const observed_at_ns = now * NS_PER_MS;
     const e = change.event;
     if (change.kind === 'listed') {
       for (const m of e.multi ? e.markets : [null]) {
         const market = m ?? e.markets[0]!;
         const row = {
           ...staticRowOf({ e, m }),
-          status: 'open',
+          status: market.timeline.open_ms > now ? 'initialized' : 'open',
           volume_24h: 0, volume_total: 0, best_yes_bid: null, best_yes_ask: null, best_no_bid: null, best_no_ask: null, spread_pct: null,
           kind: 'new_market',
           observed_at_ns,
         };
-        row.status = market.timeline.open_ms > Date.now() ? 'initialized' : 'open';
         this.server.publish('new_markets', `${e.venue}:${market.market_id}`, JSON.stringify(row));
       }
       return;

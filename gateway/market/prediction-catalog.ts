@@ -17,15 +17,15 @@ const EDGE_OF: Readonly<Record<PredictionVenue, string>> = { kalshi: 'venue-edge
 
 /** What the gateway observed change in a venue's catalog (for the lifecycle streams and positions). */
 export type CatalogChange =
-  | { kind: 'listed'; event: PredictionEvent; listed: ListedEvent }
-  | { kind: 'resolved'; event: PredictionEvent; market: PredictionMarket; yes_won: boolean; resolved_ms: number; listed: ListedEvent };
+  | { kind: 'listed'; event: PredictionEvent }
+  | { kind: 'resolved'; event: PredictionEvent; market: PredictionMarket; yes_won: boolean; resolved_ms: number };
 
 interface VenueMirror {
   epoch: number;
   after_seq: number;
   records: Map<string, ListedEvent>;
-  /** Events in listing order; null when it must be rebuilt. */
-  ordered: PredictionEvent[] | null;
+  /** The events as one array, kept while nothing changes (the listing caches its sorted views per array); null when it must be rebuilt. */
+  list: PredictionEvent[] | null;
   /** During a resync after an edge restart: the events seen again. */
   resync: Set<string> | null;
 }
@@ -45,7 +45,6 @@ export class PredictionCatalog {
   private readonly listeners: ((change: CatalogChange) => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
-  private readonly synced = new Set<PredictionVenue>();
 
   constructor(
     private readonly endpoint: Endpoint,
@@ -55,7 +54,7 @@ export class PredictionCatalog {
   ) {
     this.stats = new MarketStatsTable(memory.predictionStats);
     this.resolver = new SymbolResolver(this.index, now);
-    const mirror = (): VenueMirror => ({ epoch: 0, after_seq: 0, records: new Map(), ordered: [], resync: null });
+    const mirror = (): VenueMirror => ({ epoch: 0, after_seq: 0, records: new Map(), list: [], resync: null });
     this.mirrors = { kalshi: mirror(), polymarket: mirror() };
   }
 
@@ -75,11 +74,6 @@ export class PredictionCatalog {
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-  }
-
-  /** True once each venue's catalog was read in full at least once. */
-  ready(): boolean {
-    return this.synced.size === PREDICTION_VENUE_IDS.length;
   }
 
   /** Reads every venue's changes now (also what the timer does). */
@@ -121,7 +115,6 @@ export class PredictionCatalog {
         for (const [id, rec] of mirror.records) if (!mirror.resync.has(id)) this.forget(mirror, id, rec);
         mirror.resync = null;
       }
-      this.synced.add(venue);
     } catch (err) {
       this.log.warn({ venue, err: (err as Error).message }, 'prediction catalog not read');
     }
@@ -143,14 +136,14 @@ export class PredictionCatalog {
       if (before === undefined) {
         this.index.add(event);
         event.markets.forEach((m, c) => this.slots.set(`${m.venue}:${m.market_id}`, rec.slots[c]!));
-        mirror.ordered = null;
-        changes.push({ kind: 'listed', event, listed: kept });
+        mirror.list = null;
+        changes.push({ kind: 'listed', event });
       }
       mirror.records.set(id, kept);
       event.markets.forEach((market, c) => {
         const won = rec.yes_won[c];
         if (won === null || won === undefined || before?.yes_won[c] != null) return;
-        changes.push({ kind: 'resolved', event, market, yes_won: won, resolved_ms: rec.resolved_ms[c] ?? Date.now(), listed: kept });
+        changes.push({ kind: 'resolved', event, market, yes_won: won, resolved_ms: rec.resolved_ms[c] ?? Date.now() });
       });
     }
     // In the venue's time order: a first read (or a page) holds many.
@@ -163,18 +156,16 @@ export class PredictionCatalog {
     mirror.records.delete(id);
     this.index.remove(rec.event);
     for (const m of rec.event.markets) this.slots.delete(`${m.venue}:${m.market_id}`);
-    mirror.ordered = null;
+    mirror.list = null;
   }
 
-  /** A venue's events in listing order (oldest listing first). */
+  /** A venue's events, in no particular order: the listing orders them. */
   events(venue: PredictionVenue): readonly PredictionEvent[] {
     const mirror = this.mirrors[venue];
-    if (mirror.ordered === null) {
-      mirror.ordered = [...mirror.records.values()]
-        .map((r) => r.event)
-        .sort((a, b) => a.markets[0]!.timeline.listed_ms - b.markets[0]!.timeline.listed_ms || (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
+    if (mirror.list === null) {
+      mirror.list = [...mirror.records.values()].map((r) => r.event);
     }
-    return mirror.ordered;
+    return mirror.list;
   }
 
   /** What the venue told of an event (outcomes, up/down prices). */

@@ -194,23 +194,21 @@ export function marketRoutes(ctx: GatewayContext): RouteSpec[] {
       handler: (req) => {
         const q = req.query as Static<typeof FeesQuery>;
         const ticker = q.ticker.trim();
-        // A prediction market's own curve (its rate): a ticker, slug, token id or URL naming one leg.
-        const leg = parseSymbol(ticker.toUpperCase()) === undefined ? predictions.resolve(ticker) : undefined;
-        if (leg !== undefined) {
-          const wanted = q.venues?.split(',').map((v) => v.trim().toLowerCase());
-          const fees = wanted === undefined || wanted.includes(leg.venue) ? [binaryFeeRow(leg.venue, marketFeeComponents(leg.market))] : [];
-          return { status: 200, body: { ticker, fees } };
-        }
-        let venues: string[];
+        let wanted: string[] | undefined;
         if (q.venues !== undefined) {
-          venues = q.venues.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
-          const unknown = venues.filter((v) => !isVenueId(v));
+          wanted = q.venues.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+          const unknown = wanted.filter((v) => !isVenueId(v));
           if (unknown.length > 0) {
             throw Errors.validation(unknown.map((v) => ({ field: 'venues', message: `unknown venue ${v}; known: ${VENUES.join(', ')}` })));
           }
-        } else {
-          venues = plausibleVenues(ticker);
         }
+        // A prediction market's own curve (its rate): a ticker, slug, token id or URL naming one leg.
+        const leg = parseSymbol(ticker.toUpperCase()) === undefined ? predictions.resolve(ticker) : undefined;
+        if (leg !== undefined) {
+          const fees = wanted === undefined || wanted.includes(leg.venue) ? [binaryFeeRow(leg.venue, marketFeeComponents(leg.market))] : [];
+          return { status: 200, body: { ticker, fees } };
+        }
+        const venues = wanted ?? listingVenues(ticker);
         const fees = venues.map((v) => feeRowOf(v, scheduleFor(ticker, v))).filter((r) => r !== undefined);
         return { status: 200, body: { ticker, fees } };
       },
@@ -218,20 +216,15 @@ export function marketRoutes(ctx: GatewayContext): RouteSpec[] {
   ];
 }
 
-/** The schedule a venue applies to a ticker: spot where it lists the pair spot, perp where only perp. */
-function scheduleFor(ticker: string, venue: string): 'spot' | 'perp' | 'prediction' {
+/** The schedule a venue applies to a CEX pair: spot where it lists the pair spot, perp where only perp. */
+function scheduleFor(ticker: string, venue: string): 'spot' | 'perp' {
   const symbol = ticker.toUpperCase();
-  if (parseSymbol(symbol) === undefined) return 'prediction';
   const spot = edgesListing(symbol, 'spot').some((e) => e.venue === venue);
   const perp = edgesListing(symbol, 'perp').some((e) => e.venue === venue);
   return !spot && perp ? 'perp' : 'spot';
 }
 
-/** Venues that plausibly list a ticker of this shape: listing venues for a CEX pair, else the prediction venues. */
-function plausibleVenues(ticker: string): string[] {
-  const symbol = ticker.toUpperCase();
-  if (parseSymbol(symbol) !== undefined) return [...new Set(edgesListing(symbol).map((e) => e.venue))];
-  if (/^\d{30,}$/.test(ticker)) return ['polymarket'];
-  if (/^[A-Z0-9-]+(:(YES|NO))?$/i.test(ticker) && ticker === ticker.toUpperCase()) return ['kalshi'];
-  return ['polymarket'];
+/** The venues listing a CEX pair (prediction names are resolved to their market before this). */
+function listingVenues(ticker: string): string[] {
+  return [...new Set(edgesListing(ticker.toUpperCase()).map((e) => e.venue))];
 }

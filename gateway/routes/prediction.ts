@@ -1,14 +1,13 @@
-import type { Static } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { selectPage } from '../../domain/prediction/listing.ts';
-import { marketsPageJson } from '../market/market-rows-json.ts';
+import { classifySymbol } from '../../domain/prediction/symbols.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
-import { MarketsPageSchema, MarketsQuery, SettlementSchema } from '../schemas/prediction.ts';
-import { classifySymbol } from '../../domain/prediction/symbols.ts';
+import { marketsPageJson } from '../market/market-rows-json.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
 import { settlementOf } from '../market/settlement.ts';
-import { Type } from 'typebox';
+import { MarketsPageSchema, MarketsQuery, SettlementQuery, SettlementSchema } from '../schemas/prediction.ts';
 
 /**
  * The prediction-market endpoints (spec, "Prediction markets endpoints", "Markets listing
@@ -21,7 +20,6 @@ const tags = ['prediction markets'];
 export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
   const catalog = ctx.market.prediction;
   const legs = new PredictionQuotes(catalog, ctx.topology.endpoint);
-  const SettlementQuery = Type.Object({ underlying: Type.Optional(Type.Boolean({ default: true, description: 'false skips the underlying block (no on-chain calls)' })) });
   return [
     {
       method: 'get',
@@ -66,7 +64,7 @@ export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
         return { status: 200, body: undefined, json: marketsPageJson(result.refs, catalog.statsOf, now) };
       },
     },
-      {
+    {
       method: 'get',
       path: '/v1/settlement/{slug}',
       operationId: 'getSettlement',

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import type { BookEntry } from '../../actors/market/directory.ts';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
@@ -102,6 +101,8 @@ const BatchEntry = Type.Union([
 
 const tags = ['market data'];
 
+const noQuote = (symbol: string, type: string | undefined) => Errors.notFound(`no quote data for ${symbol}${type ? ` (${type})` : ''}`);
+
 export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
   const quotes = ctx.market.quotes;
   const predictions = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
@@ -110,14 +111,9 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
     if (type !== undefined && type !== 'prediction') return undefined;
     const quote = predictions.quoteSymbol(symbol, depth);
     return quote.then((q) => {
-      if (q === undefined) throw Errors.notFound(`no quote data for ${symbol}${type ? ` (${type})` : ''}`);
+      if (q === undefined) throw noQuote(symbol, type);
       return q;
     });
-  };
-  const entryOr404 = (symbol: string, instrumentType?: string): BookEntry => {
-    const entry = quotes.resolve(symbol, instrumentType);
-    if (entry === undefined) throw Errors.notFound(`no quote data for ${symbol}${instrumentType ? ` (${instrumentType})` : ''}`);
-    return entry;
   };
   return [
     {
@@ -135,11 +131,12 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
         const symbol = req.params['symbol']!;
         const depth = q.depth ?? 10;
         // CEX pairs first (the hot path); a name that is no pair is a prediction leg or unknown.
-        if (q.instrument_type === 'prediction' || quotes.resolve(symbol, q.instrument_type) === undefined) {
+        const entry = q.instrument_type === 'prediction' ? undefined : quotes.resolve(symbol, q.instrument_type);
+        if (entry === undefined) {
           const prediction = predictionQuote(symbol, depth, q.instrument_type);
           if (prediction !== undefined) return prediction.then((body) => ({ status: 200, body }));
+          throw noQuote(symbol, q.instrument_type);
         }
-        const entry = entryOr404(symbol, q.instrument_type);
         // The hot path answers synchronously from shared memory; only a cold symbol awaits.
         const json = quotes.hotJson(entry, depth);
         if (json !== undefined) return { status: 200, body: undefined, json };

@@ -110,6 +110,10 @@ export const MarketResolvedUpgradeSchema = webSocketUpgrade({
   }),
 });
 
+export const SettlementQuery = Type.Object({
+  underlying: Type.Optional(Type.Boolean({ default: true, description: 'false skips the underlying block (no on-chain calls)' })),
+});
+
 export const SettlementSchema = describing<Settlement>()(
   Type.Object(
     {

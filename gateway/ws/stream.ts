@@ -1,12 +1,8 @@
-import type { Logger } from '../../engine/actor.ts';
-import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { TicketStore } from '../auth/tickets.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { FieldError } from '../errors.ts';
-import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp, type WebSocket } from '../uws.ts';
-import { authenticatedUpgrade } from './upgrade.ts';
+import { authenticatedUpgrade, type UpgradeDeps } from './upgrade.ts';
 import { findChannel, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './channels.ts';
 
 export interface StreamUser {
@@ -18,11 +14,7 @@ export interface StreamUser {
   forget: () => void;
 }
 
-export interface StreamDeps {
-  auth: Authenticator;
-  tickets: TicketStore;
-  limiter: RateLimiter;
-  log: Logger;
+export interface StreamDeps extends UpgradeDeps {
   /** Shared subscriber counters read by publishing actors (see actors/market/interest.ts). */
   interest?: Int32Array;
   /** Open sessions by credential: a connection closes (4401) when its key is revoked or its JWT expires. */

@@ -11,8 +11,8 @@ import { call, envelope, startTradingService, until, type JsonResponse, type Tra
 import { fillPath, operationsOf, type Operation } from './lib/operations.ts';
 
 const VENUES = ['binance', 'okx', 'bybit'];
-/** Path parameters that name market data, the same for everyone: not client-owned. */
-const PUBLIC_PARAMS = new Set(['symbol', 'underlying', 'venue']);
+/** Path parameters that name market data, the same for everyone (pairs, underlyings, venues, prediction market slugs and tickers): not client-owned. */
+const PUBLIC_PARAMS = new Set(['symbol', 'underlying', 'venue', 'slug']);
 
 type Principal = 'alice-live' | 'alice-sandbox' | 'bob-live';
 

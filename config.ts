@@ -17,6 +17,8 @@ export interface ServiceConfig {
   simMarketResolveS?: number;
   /** Long-dated prediction events listed at any instant, both venues together (`SIM_PREDICTION_EVENTS`). */
   simPredictionEvents?: number;
+  /** How long the token-style venue's relayer takes to credit a redemption, ms (`REDEEM_CREDIT_DELAY_MS`). */
+  redeemCreditDelayMs?: number;
   /** `venue` (default): a simulated venue executes an order its one-way latency after it is sent, live and sandbox alike; `off`: on receipt (engine-only benchmarks). */
   simOrderLatency?: 'venue' | 'off';
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
@@ -68,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     sandboxSeed: integer('SANDBOX_SEED', 1, 0, 2 ** 31 - 1),
     simMarketResolveS: integer('SIM_MARKET_RESOLVE_S', 300, 1, 86_400),
     simPredictionEvents: integer('SIM_PREDICTION_EVENTS', 400, 10, 20_000),
+    redeemCreditDelayMs: integer('REDEEM_CREDIT_DELAY_MS', 60_000, 0, 3_600_000),
     simOrderLatency,
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),

@@ -67,6 +67,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const execution: ExecutionConfig = {
     maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
     simAccountUsd: config.simAccountUsd ?? 100_000,
+    redeemCreditDelayMs: config.redeemCreditDelayMs ?? 60_000,
   };
 
   // 3. Threads and rings: thread 0 (gateway, journal) and the actor workers (edges, books, fair
@@ -121,6 +122,10 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     gateway.broadcast('system', { event: 'kill_switch', ...state });
   });
   topology.onReadyChange((ready) => gateway.broadcast('system', { event: 'readiness', ready }));
+  // A stored resolution moves every running router's contracts of the market to `resolved`.
+  gateway.lifecycleEvents.onResolved((resolution) => {
+    routers.marketResolved(resolution).catch((err: unknown) => log.error({ err }, 'routers not told of a resolution'));
+  });
 
   // 8. Up: listen, start the workers, then the market (every venue edge, the fair price).
   tape.start();

@@ -1,3 +1,5 @@
+import type { EventContract, PredictionLeg } from './prediction/order-leg.ts';
+
 /**
  * Orders and fills as the API shows them (the spec's OrderRest and FillRecord), plus what the
  * engine keeps beside them. States and transitions: docs/order-states.md.
@@ -59,7 +61,7 @@ export interface OrderRecord {
   is_sandbox: boolean;
   side: OrderSide;
   symbol: string;
-  instrument_type: 'spot' | 'perp';
+  instrument_type: 'spot' | 'perp' | 'prediction';
   qty_1e8: number;
   filled_qty_1e8: number;
   order_type: OrderType;
@@ -100,6 +102,8 @@ export interface OrderRecord {
   lot_remainder_1e8?: number;
   /** the status the stored record is indexed under (storage-internal: keeps the status index exact) */
   stored_status?: OrderStatus;
+  /** A prediction order: the legs it may trade, one per venue, the first the one it names (engine-internal). */
+  prediction_legs?: PredictionLeg[];
 }
 
 export interface FeeBreakdown {
@@ -136,10 +140,12 @@ export interface FillRecord {
   trade_id: string;
   venue_reported_cum_fee_1e9: number;
   lineage_deployment_id: string | null;
+  /** A prediction fill's event contract (the position it books to); absent on spot and perp fills. */
+  instrument?: EventContract;
 }
 
 /** The record's engine-internal fields: never in the API's view of an order. */
-export const INTERNAL_ORDER_FIELDS: ReadonlySet<string> = new Set(['request_hash', 'fill_ids', 'mode', 'idempotency_key', 'lot_remainder_1e8', 'stored_status'] satisfies (keyof OrderRecord)[]);
+export const INTERNAL_ORDER_FIELDS: ReadonlySet<string> = new Set(['request_hash', 'fill_ids', 'mode', 'idempotency_key', 'lot_remainder_1e8', 'stored_status', 'prediction_legs'] satisfies (keyof OrderRecord)[]);
 
 /** The order as the API and the `orders` channel show it: the record minus engine-internal fields. */
 export function publicOrder(order: OrderRecord): Record<string, unknown> {

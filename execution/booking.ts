@@ -3,7 +3,6 @@
 import type { OrderLog } from './types.ts';
 import type { ChildExecution } from '../actors/edge/messages.ts';
 import type { VenueView } from './sor/sor-types.ts';
-import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 import { isTerminal, publicOrder } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
@@ -41,11 +40,10 @@ export class Booking {
     isMaker = false,
   ): void {
     const state = this.ledgers.state(order.client_id, order.mode);
-    const quote = parseSymbol(order.symbol)!.quote;
     for (const f of result.fills) {
       const fill = fillRecord(this.orders.nextFillId(), nowNs(), order, child, result, f, isMaker);
       const applied = state.ledger.applyFill({
-        ...ledgerFill(fill, quote),
+        ...ledgerFill(fill),
         ...(reservation !== false && reservation !== undefined ? { reservation } : {}),
       });
       if (applied.status === 'rejected') this.log.error({ fill: fill.fill_id, reason: applied.reason }, 'ledger refused a fill');

@@ -5,24 +5,27 @@ import type { SpotFill } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 import { PRICE_SCALE } from '../domain/units.ts';
+import { legOn } from './prediction-entry.ts';
 
 /** One fill of a leg's answer (or a maker fill) as the FillRecord with the id `id`, booked at `tsNs`. */
 export function fillRecord(
   id: number,
   tsNs: number,
-  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type'>,
+  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type' | 'prediction_legs'>,
   child: Pick<ChildOrder, 'venue' | 'edge_id'>,
   result: Pick<ChildExecution, 'maker_bps' | 'taker_bps'>,
   f: ChildExecution['fills'][number],
   isMaker: boolean,
 ): FillRecord {
-  const quote = parseSymbol(order.symbol)!.quote;
-  return {
+  // A prediction fill is of its venue's leg (an equivalent on another venue has its own symbol), paid in that venue's cash.
+  const leg = legOn(order.prediction_legs, child.venue);
+  const quote = leg?.cash ?? parseSymbol(order.symbol)!.quote;
+  const record: FillRecord = {
     id,
     fill_id: `fil_${id.toString(36)}`,
     node_order_id: order.node_order_id,
     venue: child.venue,
-    symbol: order.symbol,
+    symbol: leg?.symbol ?? order.symbol,
     side: order.side,
     instrument_type: order.instrument_type,
     qty_1e8: f.qty_1e8,
@@ -50,11 +53,19 @@ export function fillRecord(
     venue_reported_cum_fee_1e9: f.cum_fee_1e9,
     lineage_deployment_id: null,
   };
+  if (leg !== undefined) record.instrument = { ...leg.instrument };
+  return record;
+}
+
+/** The asset a fill is paid in: its pair's quote, or a prediction fill's cash (its commission asset). */
+export function fillQuote(fill: FillRecord): string {
+  return fill.instrument !== undefined ? fill.commission_asset : parseSymbol(fill.symbol)!.quote;
 }
 
 /** A durable fill as the ledger books it (the same mapping live and on replay). */
-export function ledgerFill(fill: FillRecord, quote: string): SpotFill {
+export function ledgerFill(fill: FillRecord, quote: string = fillQuote(fill)): SpotFill {
   return {
+    ...(fill.instrument !== undefined ? { contract: fill.instrument, cash: quote } : {}),
     fill_id: fill.fill_id,
     venue: fill.venue,
     symbol: fill.symbol,

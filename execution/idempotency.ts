@@ -7,7 +7,9 @@ import type { OrderRequest } from './types.ts';
  * built in one pass.
  */
 export function requestHash(request: OrderRequest): string {
-  return hash('sha256', canonicalJson(request), 'hex');
+  // A prediction order's legs are resolved from its symbol, not sent: the client's request is the fingerprint.
+  const { prediction_legs: _legs, ...sent } = request;
+  return hash('sha256', canonicalJson(sent), 'hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -4,10 +4,13 @@
 // large ledger only once enough fills make it worth rewriting (`checkpointDue`).
 import type { OrderLog } from './types.ts';
 import { edgesOfVenue, venues } from '../domain/venues.ts';
-import { instrumentKey, Ledger, type LedgerSnapshot } from './ledger/ledger.ts';
+import { instrumentKey, Ledger, type ContractOutcome, type EventContractInstrument, type LedgerSnapshot } from './ledger/ledger.ts';
+import { contractOutcome, type ResolutionFacts } from './contract-outcomes.ts';
+import { nowNs } from '../domain/units.ts';
 import { refuse, ResultCode } from './result-codes.ts';
 import { SANDBOX_MAX_ROWS, statedPosition, type SandboxWireRow, type StatedPosition } from './sandbox.ts';
-import { parseSymbol } from '../domain/market.ts';
+import { isPredictionVenue } from '../domain/prediction/catalog.ts';
+import { cashOf } from '../domain/prediction/order-leg.ts';
 import type { Mode } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
 import { ledgerFill } from './fills.ts';
@@ -60,6 +63,8 @@ export class Ledgers {
     private readonly config: Pick<ExecutionConfig, 'simAccountUsd'>,
     /** USD mark of an asset, for the base assets a simulated account opens with. */
     private readonly markOf: (asset: string) => number | undefined,
+    /** The stored resolution binding an event contract, for rows that missed the live event (a restart, a late position). */
+    private readonly storedOutcome: (contract: EventContractInstrument, venue: string) => ContractOutcome | undefined = () => undefined,
   ) {}
 
   /**
@@ -85,13 +90,66 @@ export class Ledgers {
       for (const r of stored.snapshot.reservations) ledger.release(r.id);
       state.watermark = stored.watermark;
     }
-    const parts = (symbol: string) => parseSymbol(symbol)!;
     for (const fill of this.orders.fillsAfter(client, mode, state.watermark)) {
-      ledger.applyFill(ledgerFill(fill, parts(fill.symbol).quote));
+      ledger.applyFill(ledgerFill(fill));
       state.watermark = fill.id;
     }
+    // Markets that resolved while the ledger was not loaded bind its contracts now.
+    if (ledger.resolveContracts(this.storedOutcome).length > 0) this.write(state);
     this.states.set(key, state);
     return state;
+  }
+
+  /**
+   * A market resolved (the lifecycle event, stored before it reached here): the loaded ledgers'
+   * rows of it become `resolved` at once, checkpointed and durable before this resolves. Ledgers
+   * not loaded meet it when they load (`state`). Answers how many rows moved.
+   */
+  async resolve(r: ResolutionFacts): Promise<number> {
+    let moved = 0;
+    for (const state of this.states.values()) {
+      const rows = state.ledger.resolveContracts((contract, venue) => contractOutcome(r, contract, venue));
+      if (rows.length === 0) continue;
+      moved += rows.length;
+      this.write(state);
+    }
+    if (moved > 0) await this.orders.durable();
+    return moved;
+  }
+
+  /**
+   * Redeems the client's resolved rows of these markets on `venue`: each pays its economic value
+   * into the venue's cash and becomes `redeemed`; durable before it resolves. Answers the rows redeemed.
+   */
+  async redeem(client: string, mode: Mode, venue: string, markets: readonly ResolutionFacts[]): Promise<number> {
+    const state = this.state(client, mode);
+    const now = nowNs();
+    const rows = state.ledger.redeemContracts(
+      (contract, v) => v === venue && markets.some((m) => contractOutcome(m, contract, v) !== undefined),
+      (v) => (isPredictionVenue(v) ? cashOf(v) : 'USD'),
+      now,
+    );
+    const redeemed = rows.filter((r) => r.instrument.kind === 'event_contract').length;
+    if (redeemed > 0) {
+      this.write(state);
+      await this.orders.durable();
+    }
+    return redeemed;
+  }
+
+  /** Whether the client holds resolved (unredeemed) rows of these markets on `venue`. */
+  holdsResolved(client: string, mode: Mode, venue: string, markets: readonly ResolutionFacts[]): boolean {
+    return this.countResolved(client, mode, venue, markets) > 0;
+  }
+
+  /** The client's resolved (unredeemed) rows of these markets on `venue`. */
+  countResolved(client: string, mode: Mode, venue: string, markets: readonly ResolutionFacts[]): number {
+    let n = 0;
+    for (const r of this.state(client, mode).ledger.rows()) {
+      const inst = r.instrument;
+      if (r.venue === venue && inst.kind === 'event_contract' && r.lifecycle.state === 'resolved' && markets.some((m) => contractOutcome(m, inst, venue) !== undefined)) n++;
+    }
+    return n;
   }
 
   /** A fill was applied to `state`'s ledger (its record is put in the same turn). */
@@ -139,11 +197,12 @@ export class Ledgers {
     const ledger = this.ledger(client, mode);
     if (ledger.rows().some((r) => r.venue === venue)) return;
     const quotes = quoteAssetsOf(venue);
-    if (quotes.size === 0) return; // prediction venues list no markets yet
+    if (quotes.size === 0) return;
     const balances = [
       // BigInt: SIM_ACCOUNT_USD of 1e8 is 1e16 in _1e8 units, past 2^53; as a number it was dropped.
       ...[...quotes].map((asset) => ({ asset, qty_1e8: BigInt(this.config.simAccountUsd) * 100_000_000n })),
-      ...Object.entries(SIM_BASE_ASSETS).map(([asset, qty]) => ({ asset, qty_1e8: qty * 1e8, mark_usd_1e9: this.markOf(asset) })),
+      // A prediction venue's account holds cash only: its contracts are bought.
+      ...(isPredictionVenue(venue) ? [] : Object.entries(SIM_BASE_ASSETS).map(([asset, qty]) => ({ asset, qty_1e8: qty * 1e8, mark_usd_1e9: this.markOf(asset) }))),
     ];
     ledger.seed(venue, balances);
     this.write(this.state(client, mode));
@@ -173,6 +232,8 @@ export class Ledgers {
     }
     const deleted = replace ? ledger.clear() : 0;
     for (const p of positions) ledger.setPosition(p.venue, p.instrument, p.qty_1e8, p.entry_price_usd_1e9);
+    // A contract of a market that has resolved is resolved as it is written.
+    ledger.resolveContracts(this.storedOutcome);
     this.write(state);
     await this.orders.durable();
     return { written: positions.length, deleted };
@@ -180,8 +241,8 @@ export class Ledgers {
 
   /**
    * POST /v1/sandbox/reset (rule 7), after the router ended the working orders: every sandbox
-   * row and reservation goes, then each venue that lists spot or perp markets gets
-   * `balance_1e8` of each quote asset it trades (prediction venues list none yet). A bigint:
+   * row and reservation goes, then every venue gets `balance_1e8` of each quote asset it trades
+   * (a prediction venue: its cash). A bigint:
    * the default billion dollars is 1e17 in _1e8 units, past 2^53. Durable before it resolves;
    * answers the venues seeded, in venue order (none for a zero balance).
    */
@@ -202,8 +263,9 @@ export class Ledgers {
   }
 }
 
-/** The quote assets a venue trades, over its spot and perp edges; none for a venue that lists no markets. */
+/** The quote assets a venue trades, over its spot and perp edges; a prediction venue's cash (USD, USDC). */
 export function quoteAssetsOf(venue: string): Set<string> {
+  if (isPredictionVenue(venue)) return new Set([cashOf(venue)]);
   const quotes = new Set<string>();
   for (const spec of edgesOfVenue(venue)) for (const listing of spec.listings) quotes.add(listing.quote);
   return quotes;

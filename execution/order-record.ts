@@ -1,5 +1,5 @@
 // An order's record as a request opens it, as it finishes and as its first fill stamps it.
-import type { BookEntry } from '../actors/market/directory.ts';
+import type { RouteEntry } from './prediction-entry.ts';
 import { routingVersion } from './sor/sor-cost.ts';
 import type { FillRecord, OrderRecord, OrderStatus } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
@@ -9,9 +9,11 @@ const NODE_ID = 'node-1';
 const HOME_REGION = 'local';
 
 /** The record a validated request opens as (`ACCEPTED`, nothing sent), with the id `id`, at `now`. */
-export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: BookEntry): OrderRecord {
-  const tif = request.time_in_force ?? (request.order_type === 'market' ? 'ioc' : 'gtc');
-  return {
+export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: RouteEntry): OrderRecord {
+  // Nothing rests on a prediction venue here: its limit orders are immediate-or-cancel.
+  const prediction = entry.instrument_type === 'prediction';
+  const tif = request.time_in_force ?? (request.order_type === 'market' || prediction ? 'ioc' : 'gtc');
+  const order: OrderRecord = {
     node_order_id: id,
     client_id: principal.client_id,
     client_order_id: request.client_order_id,
@@ -55,6 +57,8 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     fill_ids: [],
     request_hash: hash,
   };
+  if (prediction) order.prediction_legs = [...entry.legs];
+  return order;
 }
 
 /** A terminal status, with its failure class and reason (null when it completed). */

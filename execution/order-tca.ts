@@ -25,6 +25,7 @@ export function orderTca(order: OrderRecord, fills: readonly FillRecord[], views
       best_single_venue: best?.benchmark ?? null,
       ...(best === null ? {} : { best_single_venue_walk: best.walk }),
       arrival_spread_bps: spreadBps,
+      is_prediction: order.instrument_type === 'prediction',
     }) ?? null
   );
 }

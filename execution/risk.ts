@@ -1,11 +1,14 @@
 // Pre-trade risk after routing (docs/execution.md, step 5): the admission checks on the plan,
 // then a reservation per leg on the client's ledger. The kill switch is the service's to check.
 import { edgeSpec, listingOf } from '../domain/venues.ts';
-import type { Ledger } from './ledger/ledger.ts';
+import type { Instrument, Ledger } from './ledger/ledger.ts';
+import { compileBinaryFee, isTickerFeeComponents } from '../domain/prediction/fees.ts';
+import { PREDICTION_RULES } from '../domain/prediction/order-leg.ts';
+import { legOn } from './prediction-entry.ts';
 import type { RoutingPlan } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { OrderRecord } from '../domain/orders.ts';
-import { notionalUsd1e9 } from '../domain/units.ts';
+import { notionalUsd1e9, PRICE_SCALE } from '../domain/units.ts';
 import { fitRemainder, type LotHolder } from './sor/lot-fit.ts';
 import { legLimit, legReservation, restingQty, type RestingLeg } from './legs.ts';
 
@@ -47,20 +50,22 @@ function requestedNotional1e9(order: OrderRecord): number {
  * `rejected`). Returns each child's reservation, in the children's order.
  */
 export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: readonly RestingLeg[], ledger: Ledger): (number | false)[] {
-  const parts = parseSymbol(order.symbol)!;
+  const parts = parseSymbol(order.symbol);
   const reservations: (number | false)[] = [];
   for (const a of plan.allocations) {
     // Each leg reserves what it may spend at worst (see legs.ts). The SOR sized the legs to
     // fit the plan's own limits exactly: when the protection band does not fit the balance,
     // the leg goes at the plan's limit.
-    const feeBps = reserveFeeBps(a.edge_id);
-    const asset = order.side === 'buy' ? parts.quote : parts.base;
+    const terms = legTerms(order, a.venue, a.edge_id, parts);
+    const asset = order.side === 'buy' ? terms.quote : terms.base;
     const clientLimit = order.order_type === 'limit' ? order.limit_price_1e9 : order.side === 'buy' ? (order.constraints?.max_price_1e9 ?? null) : null;
-    let limit = legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, listingOf(a.edge_id, order.symbol)?.rules.tick_1e9 ?? 1);
-    let reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+    let limit = Math.min(terms.maxPrice, legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, terms.tick));
+    // A fee rounded up to the cent per fill can pass the curve's rate on a tiny fill: a cent a level more.
+    const extra = order.side === 'buy' ? terms.perFill * a.levels.length : 0;
+    let reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, terms.feeBps) + extra);
     if (reservation === false && limit !== a.limit_price_1e9) {
       limit = a.limit_price_1e9;
-      reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, feeBps));
+      reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, terms.feeBps) + extra);
     }
     reservations.push(reservation);
     order.children.push({
@@ -77,7 +82,9 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
     });
   }
   // A GTC remainder rests on the venues in order (lowest maker fee first), each taking what its
-  // balance can, until all of it rests; lot dust left by that is fitted like the SOR's.
+  // balance can, until all of it rests; lot dust left by that is fitted like the SOR's. (Never
+  // a prediction order's: those are immediate-or-cancel.)
+  if (restable.length === 0 || parts === undefined) return reservations;
   const asset = order.side === 'buy' ? parts.quote : parts.base;
   const split = splitResting(order.side, order.qty_1e8 - plan.planned_qty_1e8, restable, (leg) => ledger.available(leg.venue, asset));
   for (const { leg, qty } of split) {
@@ -133,6 +140,33 @@ export function splitResting(side: 'buy' | 'sell', rest: number, restable: reado
     }
   }
   return shares.filter((s) => s.alloc > 0).map((s) => ({ leg: s.leg, qty: s.alloc }));
+}
+
+/** What a leg reserves in and for: its assets, the venue's price tick and ceiling, its fee allowance. */
+interface LegTerms {
+  base: string | Instrument;
+  quote: string;
+  tick: number;
+  maxPrice: number;
+  feeBps: number;
+  /** A fixed amount per fill the fee may add beyond its rate (quote 1e8 units). */
+  perFill: number;
+}
+
+const ONE_CENT_1E8 = 1_000_000;
+
+/**
+ * A spot or perp leg trades its pair; a prediction leg its venue's contract for cash, at most
+ * at price 1, for the curve's highest rate (plus a cent per fill on the ticker-style venue,
+ * which rounds each fill's fee up to the cent).
+ */
+function legTerms(order: OrderRecord, venue: string, edgeId: string, parts: { base: string; quote: string } | undefined): LegTerms {
+  const leg = legOn(order.prediction_legs, venue);
+  if (leg !== undefined) {
+    const perFill = isTickerFeeComponents(leg.fee) ? ONE_CENT_1E8 : 0;
+    return { base: leg.instrument, quote: leg.cash, tick: PREDICTION_RULES.tick_1e9, maxPrice: PRICE_SCALE, feeBps: compileBinaryFee(leg.fee).max_bps, perFill };
+  }
+  return { base: parts!.base, quote: parts!.quote, tick: listingOf(edgeId, order.symbol)?.rules.tick_1e9 ?? 1, maxPrice: Number.MAX_SAFE_INTEGER, feeBps: reserveFeeBps(edgeId), perFill: 0 };
 }
 
 /** A leg reserves for the larger of the venue's fees: a limit leg that crosses pays the taker rate. */

@@ -1,6 +1,6 @@
 // What the service asks the SOR for an order: its side, quantity and limits, at the
 // consolidated mid when it arrived.
-import type { BookEntry } from '../actors/market/directory.ts';
+import type { RouteEntry } from './prediction-entry.ts';
 import type { RouteRequest, VenueView } from './sor/sor-types.ts';
 import { nowNs } from '../domain/units.ts';
 import type { MarketView, OrderRequest } from './types.ts';
@@ -30,8 +30,8 @@ export function routeRequest(
  * (no consolidated book), the mid of the best bid and ask across the venue books the router
  * just read; 1 when there is neither (the SOR then finds nothing).
  */
-export function arrivalMid(quotes: MarketView, entry: BookEntry, views: readonly VenueView[] = []): number {
-  const nbbo = quotes.nbbo1e9(entry);
+export function arrivalMid(quotes: MarketView, entry: RouteEntry, views: readonly VenueView[] = []): number {
+  const nbbo = entry.instrument_type === 'prediction' ? undefined : quotes.nbbo1e9(entry);
   if (nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0) return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
   let bid = 0;
   let ask = Infinity;

@@ -1,9 +1,12 @@
 import type { HaltFlag, Messenger, OrderLog } from './types.ts';
 import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxProfile } from '../actors/edge/messages.ts';
-import { isDollarAsset, type Instrument, type Ledger } from './ledger/ledger.ts';
-import { edgeKey, type BookEntry } from '../actors/market/directory.ts';
+import { isDollarAsset, type ContractOutcome, type EventContractInstrument, type Instrument, type Ledger } from './ledger/ledger.ts';
+import type { ResolutionFacts } from './contract-outcomes.ts';
+import { edgeKey } from '../actors/market/directory.ts';
+import { isPredictionEntry, legOn, predictionEntry, type RouteEntry } from './prediction-entry.ts';
 import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
 import { route } from './sor/sor.ts';
+import { crossVenuePlan } from './cross-venue.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import { isTerminal } from '../domain/orders.ts';
 import { nowNs, PRICE_SCALE } from '../domain/units.ts';
@@ -52,6 +55,8 @@ export interface ExecutionDeps {
   log: Logger;
   /** The actor key the edges tell this service's maker fills to (its router). */
   self: string;
+  /** The stored resolution binding an event contract (LMDB), for ledgers that missed the live event. */
+  storedOutcome?: (contract: EventContractInstrument, venue: string) => ContractOutcome | undefined;
 }
 
 /**
@@ -84,6 +89,9 @@ export class ExecutionService {
   private readonly reconciliation: Reconciliation;
   /** Sliced orders working now: their slices, and how to stop them between slices. */
   private readonly sliced: SlicedExecution;
+  /** Token-style redemptions submitted and not yet credited, by `venue|market_id`. */
+  private readonly redeeming = new Set<string>();
+  private readonly schedule: Schedule;
 
   private readonly orders: OrderLog;
   private readonly endpoint: Messenger;
@@ -112,7 +120,8 @@ export class ExecutionService {
     this.config = config;
     this.log = log;
     this.self = deps.self;
-    this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset));
+    this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset), deps.storedOutcome);
+    this.schedule = deps.schedule;
     this.observer = new VenueObserver(this.quotes);
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log);
     this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule);
@@ -257,7 +266,7 @@ export class ExecutionService {
     this.activating.add(order.node_order_id);
     order.execution_type = 'graph';
     order.status = 'ACCEPTED';
-    const entry = this.quotes.resolve(order.symbol, order.instrument_type)!;
+    const entry = order.prediction_legs !== undefined ? predictionEntry(order.prediction_legs) : this.quotes.resolve(order.symbol, order.instrument_type)!;
     try {
       await this.dispatch(order, entry);
     } finally {
@@ -272,12 +281,46 @@ export class ExecutionService {
     const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
     // The same limits as a placed order: a market buy's price cap and the participation limit.
     const participation = request.constraints?.participation_limit_bps;
-    const plan = route(
-      routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9),
-      participation != null ? withParticipation(views, participation) : views,
-    );
+    const sorRequest = routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9);
+    const routed = participation != null ? withParticipation(views, participation) : views;
+    const plan = isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(sorRequest, routed) : route(sorRequest, routed);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
+  }
+
+  /** A prediction market resolved: the loaded ledgers' contracts of it become `resolved`, durable before this resolves. */
+  marketResolved(r: ResolutionFacts): Promise<number> {
+    return this.ledgers.resolve(r);
+  }
+
+  /**
+   * Redeems the client's resolved contracts of `markets` on `venue`. The ticker-style venue
+   * settles them itself: they are credited now (`auto_settled`). The token-style venue pays
+   * through a relayer: the redemption is submitted and the credit lands `creditDelayMs` later
+   * (`relayer_submitted`; asked again meanwhile, the same answer, submitted once). Nothing
+   * resolved to redeem: `noop`.
+   */
+  async redeem(owner: OrderOwner, venue: string, markets: readonly ResolutionFacts[], creditDelayMs: number): Promise<{ mode: 'auto_settled' | 'relayer_submitted' | 'noop'; positions: number }> {
+    const { client_id: client, mode } = owner;
+    if (venue === 'kalshi') {
+      const positions = await this.ledgers.redeem(client, mode, venue, markets);
+      return { mode: positions > 0 ? 'auto_settled' : 'noop', positions };
+    }
+    const keys = markets.map((m) => `${venue}|${m.market_id}`);
+    const pending = keys.some((k) => this.redeeming.has(k));
+    if (!pending && !this.ledgers.holdsResolved(client, mode, venue, markets)) return { mode: 'noop', positions: 0 };
+    const positions = this.ledgers.countResolved(client, mode, venue, markets);
+    if (pending) return { mode: 'relayer_submitted', positions };
+    for (const k of keys) this.redeeming.add(k);
+    this.schedule(creditDelayMs, () => {
+      this.ledgers
+        .redeem(client, mode, venue, markets)
+        .catch((err: unknown) => this.log.error({ err, venue }, 'redemption credit not booked'))
+        .finally(() => {
+          for (const k of keys) this.redeeming.delete(k);
+        });
+    });
+    return { mode: 'relayer_submitted', positions };
   }
 
   /** Cancels every leg still working; terminal orders answer with their status. */
@@ -330,18 +373,21 @@ export class ExecutionService {
     await this.orders.durable();
   }
 
-  private resolve(request: OrderRequest): BookEntry {
+  private resolve(request: OrderRequest): RouteEntry {
     const symbol = request.instrument?.symbol ?? request.symbol;
     if (symbol === undefined) throw refuse(ResultCode.INVALID_FIELD, 'symbol or instrument.symbol is required', 'symbol');
-    const entry = this.quotes.resolve(symbol, request.instrument?.type);
+    const entry = request.prediction_legs !== undefined && request.prediction_legs.length > 0 ? predictionEntry(request.prediction_legs) : this.quotes.resolve(symbol, request.instrument?.type);
     if (entry === undefined) throw refuse(ResultCode.UNKNOWN_SYMBOL, `unknown symbol ${symbol}`);
+    if (isPredictionEntry(entry) && request.time_in_force === 'gtc') {
+      throw refuse(ResultCode.INVALID_FIELD, 'prediction orders are immediate-or-cancel (ioc or fok): nothing rests on a prediction venue', 'time_in_force');
+    }
     if (request.venue !== undefined && !entry.venues.includes(request.venue)) {
       throw refuse(ResultCode.INVALID_FIELD, `${request.venue} does not list ${entry.symbol}`, 'venue');
     }
     return entry;
   }
 
-  private async dispatch(order: OrderRecord, entry: BookEntry, reply?: number): Promise<void> {
+  private async dispatch(order: OrderRecord, entry: RouteEntry, reply?: number): Promise<void> {
     const ledger = this.ledger(order.client_id, order.mode);
     const views = await this.viewsOf(order, entry);
     // A sliced order routes its first slice now; the notional cap still weighs all of it.
@@ -448,7 +494,7 @@ export class ExecutionService {
                 // for a market order (legs.ts): it does not walk far past what was routed.
                 child.time_in_force === 'gtc'
                   ? ({ t: 'Place', owner: this.self, child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9!, sandbox } satisfies EdgeMessage)
-                  : ({ t: 'Execute', child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
+                  : ({ t: 'Execute', child_id: child.child_id, symbol: venueSymbol(order, child.venue), side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
               .catch((err: unknown) => err as Error),
@@ -484,7 +530,7 @@ export class ExecutionService {
   }
 
   /** The venue views of an order's symbol: books, balances, the client's fee tiers, venue statistics. */
-  private viewsOf(order: OrderRecord, entry: BookEntry): Promise<VenueView[]> {
+  private viewsOf(order: OrderRecord, entry: RouteEntry): Promise<VenueView[]> {
     return this.books.views(
       entry,
       this.credentialedVenues(order.client_id, order.mode),
@@ -495,7 +541,7 @@ export class ExecutionService {
   }
 
   /** The SOR plan for `qty` of the order, published on the routing channel, and the arrival mid it used. */
-  private plan(order: OrderRecord, entry: BookEntry, views: readonly VenueView[], qty: number): { plan: RoutingPlan; arrival: number } {
+  private plan(order: OrderRecord, entry: RouteEntry, views: readonly VenueView[], qty: number): { plan: RoutingPlan; arrival: number } {
     const arrival = arrivalMid(this.quotes, entry, views);
     const request = routeRequest(order.node_order_id, {
       side: order.side,
@@ -505,7 +551,9 @@ export class ExecutionService {
       ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
     }, arrival, order.constraints?.max_price_1e9);
     const participation = order.constraints?.participation_limit_bps;
-    const plan = route({ ...request, routing_version: order.routing_version }, participation != null ? withParticipation(views, participation) : views);
+    const routed = participation != null ? withParticipation(views, participation) : views;
+    const sorRequest = { ...request, routing_version: order.routing_version };
+    const plan = isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(sorRequest, routed) : route(sorRequest, routed);
     if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
     return { plan, arrival };
   }
@@ -543,3 +591,7 @@ export class ExecutionService {
   }
 }
 
+/** The symbol a venue knows the order's instrument by: a prediction order's leg on that venue, else the pair. */
+function venueSymbol(order: OrderRecord, venue: string): string {
+  return legOn(order.prediction_legs, venue)?.symbol ?? order.symbol;
+}

@@ -4,7 +4,7 @@ import type { HaltFlag, Schedule } from './types.ts';
 // them between slices (DELETE, the kill switch). Sending legs, reconciling them, the books and
 // the SOR plan are the service's, passed in as `SliceSteps`.
 import type { MakerFill } from '../actors/edge/messages.ts';
-import type { BookEntry } from '../actors/market/directory.ts';
+import type { RouteEntry } from './prediction-entry.ts';
 import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
 import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 import { nowNs } from '../domain/units.ts';
@@ -24,8 +24,8 @@ interface SliceControl {
 export interface SliceSteps {
   executeLegs(order: OrderRecord, views: readonly VenueView[], reservations: readonly (number | false | undefined)[], started: number): Promise<{ fills: FillRecord[]; early: MakerFill[] }>;
   reconcileIfInDoubt(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): void;
-  viewsOf(order: OrderRecord, entry: BookEntry): Promise<VenueView[]>;
-  plan(order: OrderRecord, entry: BookEntry, views: readonly VenueView[], qty: number): { plan: RoutingPlan; arrival: number };
+  viewsOf(order: OrderRecord, entry: RouteEntry): Promise<VenueView[]>;
+  plan(order: OrderRecord, entry: RouteEntry, views: readonly VenueView[], qty: number): { plan: RoutingPlan; arrival: number };
 }
 
 export class SlicedExecution {
@@ -49,7 +49,7 @@ export class SlicedExecution {
    */
   async run(
     order: OrderRecord,
-    entry: BookEntry,
+    entry: RouteEntry,
     firstViews: readonly VenueView[],
     firstReservations: readonly (number | false)[],
     deadline: number,

@@ -3,6 +3,7 @@
 import type { BookEntry } from '../actors/market/directory.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import type { ActorContext } from '../engine/actor.ts';
+import type { PredictionLeg } from '../domain/prediction/order-leg.ts';
 
 /** Whose order it is: the authenticated caller as execution sees it (the gateway's Principal is one). */
 export interface OrderOwner {
@@ -20,7 +21,7 @@ export interface MarketView {
 export interface OrderRequest {
   client_order_id: string;
   symbol?: string;
-  instrument?: { symbol: string; type?: 'spot' | 'perp' };
+  instrument?: { symbol: string; type?: 'spot' | 'perp' | 'prediction' };
   side: 'buy' | 'sell';
   qty_1e8: number;
   order_type: 'market' | 'limit';
@@ -29,6 +30,13 @@ export interface OrderRequest {
   venue?: string;
   constraints?: OrderRecord['constraints'];
   start_armed?: boolean;
+  /**
+   * A prediction order's legs, resolved by the sender from the symbol (the router holds no
+   * catalog): the named leg first, then the same outcome on other venues when the client asked
+   * for cross-venue routing (`cross_venue_equivalents`).
+   */
+  prediction_legs?: PredictionLeg[];
+  cross_venue_equivalents?: boolean;
 }
 
 export interface ExecutionConfig {
@@ -36,6 +44,8 @@ export interface ExecutionConfig {
   maxOrderNotionalUsd1e9: number;
   /** What a simulated venue account opens with, per quote currency, USD. */
   simAccountUsd: number;
+  /** How long the token-style venue's relayer takes to credit a redemption, ms (`REDEEM_CREDIT_DELAY_MS`). */
+  redeemCreditDelayMs: number;
 }
 
 export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca';

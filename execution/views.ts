@@ -2,7 +2,8 @@ import { DEPTH_LEVELS, depthSlot, EDGE_STALE_MS, type DepthCacheReader, type Ven
 import type { EdgeMessage, EdgeSnapshot } from '../actors/edge/messages.ts';
 import { listingOf } from '../domain/venues.ts';
 import type { Ledger } from './ledger/ledger.ts';
-import type { BookEntry } from '../actors/market/directory.ts';
+import { isPredictionEntry, type RouteEntry } from './prediction-entry.ts';
+import { predictionViews } from './prediction-views.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { VenueStats, VenueView } from './sor/sor-types.ts';
 import type { BenchmarkWalk, BestSingleVenue } from './tca/tca.ts';
@@ -31,12 +32,13 @@ export class VenueBooks {
   ) {}
 
   async views(
-    entry: BookEntry,
+    entry: RouteEntry,
     credentialed: ReadonlySet<string>,
     ledger: Ledger,
     fees: (edgeId: string) => FeeRates,
     stats: (venue: string) => VenueStats | undefined,
   ): Promise<VenueView[]> {
+    if (isPredictionEntry(entry)) return predictionViews(this.endpoint, entry, credentialed, ledger, stats, (edge) => this.depth.latencyMs(edge));
     const parts = parseSymbol(entry.symbol)!;
     const nowMs = Date.now();
     const depths: (VenueDepth | null | undefined)[] = [];
@@ -148,7 +150,7 @@ export function bestSingleVenue(views: readonly VenueView[], side: 'buy' | 'sell
       const take = Math.min(left, qty[i]!);
       if (take <= 0) continue;
       pq += BigInt(px[i]!) * BigInt(take);
-      fee += venueFee1e9(px[i]!, take, v.taker_bps);
+      fee += v.fee_curve !== undefined ? v.fee_curve.takerFeeUsd1e9(take, px[i]!) : venueFee1e9(px[i]!, take, v.taker_bps);
       left -= take;
     }
     if (left > 0) continue;

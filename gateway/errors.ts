@@ -73,6 +73,8 @@ export const Errors = {
       allow: allowed.join(', '),
     }),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
+  /** A redeem of a prediction market whose outcome is not known yet (docs/prediction-markets.md). */
+  marketNotResolved: (message: string) => new ApiError(409, 'MARKET_NOT_RESOLVED', message),
   payloadTooLarge: (limit: number) =>
     new ApiError(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`),
   unsupportedMediaType: () =>

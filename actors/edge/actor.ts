@@ -7,6 +7,7 @@ import { book, bookKey, type BookType } from '../market/directory.ts';
 import { ChildJournal } from './child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from './depth-cache.ts';
 import { simEdge, type SimEdgeSpec } from './sim/catalog.ts';
+import { rulesOf } from '../../domain/venues.ts';
 import { LatentPriceModel } from './sim/latent-price.ts';
 import { SimVenue, type ExecutionFill, type TradeEvent, type VenueSink } from './sim/sim-venue.ts';
 import { corrupt, VenueFaults, type LegFault } from './sim/venue-faults.ts';
@@ -107,7 +108,13 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     this.sandbox = new SandboxLegs({
       spec: this.spec,
       arrivalMs: this.arrivalMs,
-      sim: () => sim,
+      bookInto: (symbol, b) => {
+        sim.advance(Date.now() * NS_PER_MS);
+        b.bidCount = sim.levelsInto(symbol, Side.BID, DEPTH_LEVELS, b.bidsPx, 0, b.bidsQty, 0);
+        b.askCount = sim.levelsInto(symbol, Side.ASK, DEPTH_LEVELS, b.asksPx, 0, b.asksQty, 0);
+        b.connected = sim.isConnected();
+      },
+      rules: (symbol) => rulesOf(this.spec.edge_id, symbol),
       nowNs: () => Date.now() * NS_PER_MS,
       schedule: (ms, fn) => void ctx.schedule(ms, fn),
       tell: (owner, fill) => void ctx.tell(owner, fill),

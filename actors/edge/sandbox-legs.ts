@@ -1,11 +1,21 @@
 import { Side } from '../../domain/market.ts';
-import { rulesOf } from '../../domain/venues.ts';
+import type { MatchingRules } from '../../domain/venues.ts';
 import { DEPTH_LEVELS } from './depth-cache.ts';
 import { placementOf, pricedFill } from './reports.ts';
 import type { ChildExecution, ChildPlacement, MakerFill, SandboxProfile } from './messages.ts';
 import { SandboxVenue, type SandboxBook, type SandboxFill, type SandboxMakerFill } from './sandbox/sandbox-venue.ts';
 import type { SimEdgeSpec } from './sim/catalog.ts';
-import type { SimVenue } from './sim/sim-venue.ts';
+
+/** The book a host writes a sandbox leg's arrival view into: reused arrays of DEPTH_LEVELS a side. */
+export interface MutableSandboxBook {
+  bidsPx: Float64Array;
+  bidsQty: Float64Array;
+  bidCount: number;
+  asksPx: Float64Array;
+  asksQty: Float64Array;
+  askCount: number;
+  connected: boolean;
+}
 
 /** Sandbox venues one edge keeps at most (one per distinct profile); the oldest idle one goes first. */
 const MAX_PROFILES = 64;
@@ -26,10 +36,13 @@ export interface Arrived<R> {
 
 /** What the edge actor lends the sandbox legs: its venue's book, a timer, and the way to tell a router. */
 export interface SandboxHost {
-  spec: SimEdgeSpec;
+  spec: Pick<SimEdgeSpec, 'venue' | 'edge_id' | 'taker_bps' | 'maker_bps'>;
   /** The venue's one-way order latency (ms), as its live legs see it. */
   arrivalMs: number;
-  sim(): SimVenue;
+  /** Writes the venue's book of `symbol` now (advanced to now first, as a live leg's would be) into `book`. */
+  bookInto(symbol: string, book: MutableSandboxBook): void;
+  /** The listing's rules; undefined = not listed. */
+  rules(symbol: string): MatchingRules | undefined;
   nowNs(): number;
   schedule(ms: number, fn: () => void): void;
   tell(owner: string, fill: MakerFill): void;
@@ -47,7 +60,7 @@ export class SandboxLegs {
   private readonly byOrder = new Map<number, SandboxChild>();
   private readonly byChild = new Map<string, SandboxChild>();
   /** The book at arrival, copied into reused arrays (DEPTH_LEVELS a side). */
-  private readonly book = {
+  private readonly book: MutableSandboxBook = {
     bidsPx: new Float64Array(DEPTH_LEVELS),
     bidsQty: new Float64Array(DEPTH_LEVELS),
     bidCount: 0,
@@ -148,15 +161,10 @@ export class SandboxLegs {
     );
   }
 
-  /** The edge's book now (the venue advanced to now first, as a live leg's would be). */
+  /** The edge's book now. */
   private bookAt(symbol: string): SandboxBook {
-    const sim = this.host.sim();
-    sim.advance(this.host.nowNs());
-    const b = this.book;
-    b.bidCount = sim.levelsInto(symbol, Side.BID, DEPTH_LEVELS, b.bidsPx, 0, b.bidsQty, 0);
-    b.askCount = sim.levelsInto(symbol, Side.ASK, DEPTH_LEVELS, b.asksPx, 0, b.asksQty, 0);
-    b.connected = sim.isConnected();
-    return b;
+    this.host.bookInto(symbol, this.book);
+    return this.book;
   }
 
   private answer(child_id: string, ok: boolean, reason: string | null, fills: readonly SandboxFill[]): ChildExecution {
@@ -197,7 +205,7 @@ export class SandboxLegs {
         taker_bps: spec.taker_bps,
         maker_bps: spec.maker_bps,
         venue_latency_ms: this.host.arrivalMs,
-        rules: (symbol) => rulesOf(spec.edge_id, symbol),
+        rules: (symbol) => this.host.rules(symbol),
         trade_id_prefix: `sbx-${Math.floor(this.host.nowNs() / 1_000_000)}-`,
       },
       profile,

@@ -1,12 +1,16 @@
-import type { Actor, ActorContext } from '../../engine/actor.ts';
+import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { isPredictionVenue, marketSymbol, phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
-import type { EdgeStatus } from '../edge/messages.ts';
+import { compileBinaryFee, type BinaryFeeCurve } from '../../domain/prediction/fees.ts';
+import type { Leg } from '../../domain/prediction/symbols.ts';
+import { marketFeeComponents } from '../../domain/venues.ts';
+import type { CancelResult, EdgeStatus, FeeTierInfo, OpenOrdersAnswer } from '../edge/messages.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { LatentPriceModel } from '../edge/sim/latent-price.ts';
 import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
 import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
 import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
 import type { CatalogPage, ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
+import { PredictionLegs, type LegQuote } from './legs.ts';
 
 /** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
 const TICK_MS = 1_000;
@@ -45,6 +49,11 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   private cancelTimer: (() => void) | undefined;
   private readonly listed = new Map<string, Listed>();
   private readonly byMarket = new Map<string, { rec: Listed; c: number }>();
+  /** A leg's canonical symbol (token id, `<ticker>:YES|NO`) -> its market and leg, for child orders. */
+  private readonly byLeg = new Map<string, { rec: Listed; c: number; leg: Leg }>();
+  /** Each market's fee curve, compiled once. */
+  private readonly curves = new Map<string, BinaryFeeCurve>();
+  private legs: PredictionLegs | undefined;
   /** (seq, world key) of every change, seq increasing; superseded entries are skipped and compacted. */
   private changes: { seq: number; key: string }[] = [];
   private seq = 0;
@@ -67,6 +76,13 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
     this.prices = new PredictionPrices(this.world, new LatentPriceModel(seed));
     const shared = ctx.environment.shared['predictionStats'];
     if (shared !== undefined) this.stats = new MarketStatsTable(shared);
+    this.legs = new PredictionLegs({
+      venue: this.venue,
+      edge_id: this.spec.edge_id,
+      latencyMs: settings['simOrderLatency'] === 'off' ? 0 : this.spec.market.latency_ms,
+      quote: (symbol, now) => this.legQuote(symbol, now),
+      schedule: (ms, fn) => void ctx.schedule(ms, fn),
+    });
     this.tick();
   }
 
@@ -82,7 +98,33 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
         return this.catalog(message.after_seq, message.max_markets);
       case 'Book':
         return this.book(message.market_id, message.depth);
+      case 'Execute':
+        return this.legs!.execute(message).then((answer) => answer ?? NO_REPLY);
+      case 'Reconcile':
+        return this.legs!.reconcile(message.child_id);
+      case 'Cancel':
+        return { child_id: message.child_id, found: false, cancelled_qty_1e8: 0 } satisfies CancelResult;
+      case 'OpenOrders':
+        return { venue: this.venue, edge_id: this.spec.edge_id, resting: [] } satisfies OpenOrdersAnswer;
+      case 'FeeTier':
+        // Fees are per market (binary_quadratic); the tier carries the venue's at-mid figures.
+        return { venue: this.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: 0, taker_bps: this.spec.taker_bps } satisfies FeeTierInfo;
     }
+  }
+
+  /** A leg's book now, for a child order. */
+  private legQuote(symbol: string, now: number): LegQuote | undefined {
+    const hit = this.byLeg.get(symbol);
+    if (hit === undefined) return undefined;
+    const m = hit.rec.event.markets[hit.c]!;
+    let curve = this.curves.get(m.market_id);
+    if (curve === undefined) {
+      curve = compileBinaryFee(marketFeeComponents(m));
+      this.curves.set(m.market_id, curve);
+    }
+    const book = this.prices!.book(hit.rec.entry, this.venue, hit.c, now);
+    const side = hit.leg === 'YES' ? book.yes : book.no;
+    return { bids: side.bids, asks: side.asks, open: phaseAt(m.timeline, now) === 'open', curve, bucket: Math.floor(now / TICK_MS) };
   }
 
   private tick = (): void => {
@@ -111,7 +153,12 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
       if (!rec.delisted && !current.has(key)) {
         rec.delisted = true;
         rec.delisted_at_ms = now;
-        for (const m of rec.event.markets) this.byMarket.delete(m.market_id);
+        for (const m of rec.event.markets) {
+          this.byMarket.delete(m.market_id);
+          this.byLeg.delete(m.yes_token_id);
+          this.byLeg.delete(m.no_token_id);
+          this.curves.delete(m.market_id);
+        }
         this.changed(rec);
       } else if (rec.delisted && now - rec.delisted_at_ms > TOMBSTONE_MS) {
         this.listed.delete(key);
@@ -138,7 +185,11 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
       delisted_at_ms: 0,
     };
     this.listed.set(entry.event.key, rec);
-    event.markets.forEach((m, c) => this.byMarket.set(m.market_id, { rec, c }));
+    event.markets.forEach((m, c) => {
+      this.byMarket.set(m.market_id, { rec, c });
+      this.byLeg.set(m.yes_token_id, { rec, c, leg: 'YES' });
+      this.byLeg.set(m.no_token_id, { rec, c, leg: 'NO' });
+    });
     return rec;
   }
 

@@ -1,5 +1,6 @@
 import type { Level } from '../../domain/market.ts';
 import type { PredictionEvent, PredictionVenue } from '../../domain/prediction/catalog.ts';
+import type { EdgeMessage } from '../edge/messages.ts';
 
 /**
  * Messages of a prediction venue edge (`edge:venue-edge-kalshi`, `edge:venue-edge-polymarket`).
@@ -11,7 +12,13 @@ export type PredictionEdgeMessage =
   /** Events whose record changed after `after_seq`, oldest change first, up to about `max_markets` markets. */
   | { t: 'Catalog'; after_seq: number; max_markets: number }
   /** Both legs' books of a market now (`market_id`), `depth` levels each. */
-  | { t: 'Book'; market_id: string; depth: number };
+  | { t: 'Book'; market_id: string; depth: number }
+  /**
+   * Child orders from the routers, as every edge takes them (`actors/edge/messages.ts`): IOC
+   * `Execute` on a leg's canonical symbol (its token id, `<ticker>:YES|NO`), `Reconcile`; nothing
+   * rests on a prediction venue, so `Cancel` and `OpenOrders` find nothing.
+   */
+  | Extract<EdgeMessage, { t: 'Execute' | 'Reconcile' | 'Cancel' | 'OpenOrders' | 'FeeTier' }>;
 
 /** An event as the edge lists it, with what the gateway needs beyond the reference data. */
 export interface ListedEvent {

@@ -80,6 +80,10 @@ export interface BinaryFeeCurve {
   takerFeeUsd1e9(qty_1e8: number, price_1e9: number): number;
   /** Taker fee of one fill in usd_1e9 as a bigint: exact at any size. */
   takerFeeUsd1e9Exact(qty_1e8: number, price_1e9: number): bigint;
+  /** The curve's rate at a price, bps of notional, before rounding (a routing score, never money). */
+  bpsAt(price_1e9: number): number;
+  /** The highest rate on the curve (price near 0), rounded up: what a reservation must allow for. */
+  readonly max_bps: number;
 }
 
 /** A component as an exact integer x 1e12 from its decimal text; RangeError when it is not one. */
@@ -142,7 +146,9 @@ export function compileBinaryFee(c: BinaryFeeComponents): BinaryFeeCurve {
       const cents = ceilDiv(BigInt(qty_1e8) * p * (P - p) * num, den);
       return cents * USD_1E9_PER_CENT;
     };
-    return { at_mid_bps, takerFeeUsd1e9Exact: exact, takerFeeUsd1e9: (q, p) => toSafeNumber(exact(q, p)) };
+    const full = Number(rate * mult) / Number(COMPONENT_SCALE * COMPONENT_SCALE);
+    const max_bps = Number(ceilDiv(rate * mult, COMPONENT_SCALE * COMPONENT_SCALE));
+    return { at_mid_bps, max_bps, bpsAt: (p) => full * (1 - p / PRICE_SCALE), takerFeeUsd1e9Exact: exact, takerFeeUsd1e9: (q, p) => toSafeNumber(exact(q, p)) };
   }
   const e = exponentOf(c);
   // fee_usd_1e9 = ceil(q/1e8 x p/1e9 x ((1e9-p)/1e9)^e x (rate/S) / 1e4 x 1e9)
@@ -155,7 +161,9 @@ export function compileBinaryFee(c: BinaryFeeComponents): BinaryFeeCurve {
     const p = BigInt(price_1e9);
     return ceilDiv(BigInt(qty_1e8) * p * (P - p) ** BigInt(e) * num, den);
   };
-  return { at_mid_bps, takerFeeUsd1e9Exact: exact, takerFeeUsd1e9: (q, p) => toSafeNumber(exact(q, p)) };
+  const full = Number(rate) / Number(COMPONENT_SCALE);
+  const max_bps = Number(ceilDiv(rate, COMPONENT_SCALE));
+  return { at_mid_bps, max_bps, bpsAt: (p) => full * (1 - p / PRICE_SCALE) ** e, takerFeeUsd1e9Exact: exact, takerFeeUsd1e9: (q, p) => toSafeNumber(exact(q, p)) };
 }
 
 /** Taker fee of one fill, exact integer USD x 1e9: ticker-style ceiled to the cent, token-style ceiled to 1e-9 USD. */

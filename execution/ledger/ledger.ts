@@ -59,6 +59,14 @@ export type Instrument =
   | { kind: 'perp'; symbol: string; base: string }
   | { kind: 'event_contract'; market_slug: string; outcome: string; token_id: string | null; expiry_ts: number | null };
 
+export type EventContractInstrument = Extract<Instrument, { kind: 'event_contract' }>;
+
+/** How a market came out for one contract row: whether it holds the winning outcome, and when it resolved (ns). */
+export interface ContractOutcome {
+  won: boolean;
+  resolved_at_ns: number;
+}
+
 /**
  * The spec's lifecycle ("States and transitions": Position). Spot rows are only ever `active` or
  * `closed`; `resolved` and `redeemed` belong to event contracts and are typed here so the row
@@ -193,6 +201,10 @@ export interface SpotFill {
   quote_usd_1e9: IntLike;
   /** reservation this fill spends from (see `reserve`) */
   reservation?: number;
+  /** An event-contract fill: the contract bought or sold (`symbol` is then the leg's name, not a pair)... */
+  contract?: Instrument;
+  /** ...and the cash it is paid in (USD, USDC). */
+  cash?: string;
 }
 
 export type FillRejectReason =
@@ -393,9 +405,9 @@ export class Ledger {
     return new Set(this.venues.keys());
   }
 
-  /** qty - locked of a spot asset; 0 when there is no row. */
-  available(venue: string, asset: string): bigint {
-    const row = this.venues.get(venue)?.get(asset);
+  /** qty - locked of a spot asset (or of any instrument's row); 0 when there is no row. */
+  available(venue: string, asset: string | Instrument): bigint {
+    const row = this.venues.get(venue)?.get(typeof asset === 'string' ? asset : instrumentKey(asset));
     return row === undefined ? ZERO : row.qty - row.locked;
   }
 
@@ -493,10 +505,10 @@ export class Ledger {
    * Locks `qty_1e8` of an asset for an open order. False when the amount is not a positive
    * integer or exceeds what is available (qty - locked): two orders cannot spend the same cash.
    */
-  reserve(venue: string, asset: string, qty_1e8: IntLike): number | false {
+  reserve(venue: string, asset: string | Instrument, qty_1e8: IntLike): number | false {
     const qty = toBig(qty_1e8);
     if (qty === undefined || qty <= ZERO) return false;
-    const row = this.venues.get(venue)?.get(asset);
+    const row = this.venues.get(venue)?.get(typeof asset === 'string' ? asset : instrumentKey(asset));
     if (row === undefined || row.qty - row.locked < qty) return false;
     row.locked += qty;
     const id = this.nextReservationId++;
@@ -534,7 +546,10 @@ export class Ledger {
     if (typeof fill.fill_id !== 'string' || fill.fill_id.length === 0) return { status: 'rejected', reason: 'invalid_fill_id' };
     if (this.fillIds.has(fill.fill_id)) return { status: 'duplicate' };
     if (fill.side !== 'buy' && fill.side !== 'sell') return { status: 'rejected', reason: 'invalid_side' };
-    const parts = parseSymbol(fill.symbol);
+    // An event-contract fill names its contract and its cash; a spot fill its BASE-QUOTE pair.
+    const contract = fill.contract === undefined ? undefined : parseInstrument(fill.contract);
+    if (fill.contract !== undefined && (contract?.kind !== 'event_contract' || typeof fill.cash !== 'string' || fill.cash.length === 0)) return { status: 'rejected', reason: 'invalid_symbol' };
+    const parts = contract !== undefined ? { base: instrumentKey(contract), quote: fill.cash! } : parseSymbol(fill.symbol);
     if (parts === undefined || parts.base === parts.quote) return { status: 'rejected', reason: 'invalid_symbol' };
     const qty = toBig(fill.qty_1e8);
     const price = toBig(fill.price_1e9);
@@ -562,7 +577,7 @@ export class Ledger {
     const quoteAmt = buy ? ceilDiv(gross, PRICE_SCALE) : floorDiv(gross, PRICE_SCALE);
 
     const venue = fill.venue;
-    const baseRow = this.rowFor(venue, base);
+    const baseRow = contract === undefined ? this.rowFor(venue, base) : (this.venues.get(venue)?.get(base) ?? this.createRow(venue, contract, base));
     const quoteRow = this.rowFor(venue, quote);
     const res = fill.reservation === undefined ? undefined : this.reservations.get(fill.reservation);
     let debited = ZERO; // what this fill took from the reserved row
@@ -602,6 +617,53 @@ export class Ledger {
     if (feeRow !== undefined && feeRow !== baseRow && feeRow !== quoteRow) changed.push(feeRow);
     for (const row of changed) settleLifecycle(row);
     return { status: 'applied', rows: changed.map(copyRow), consumed_qty_1e8: consumed };
+  }
+
+  // --- event contracts: resolution and redemption (spec, Position lifecycle) ---
+
+  /**
+   * A market resolved: every active event-contract row whose outcome `outcomeOf` knows (won or
+   * lost, and when; undefined: not resolved, or another market) becomes `resolved` at
+   * once: settled, its settled mark $1 or 0, its economic value qty x that mark. Rows already
+   * settled, and closed ones (nothing held), are left. Returns the changed rows.
+   */
+  resolveContracts(outcomeOf: (contract: EventContractInstrument, venue: string) => ContractOutcome | undefined): LedgerRow[] {
+    const changed: Row[] = [];
+    for (const row of this.ordered) {
+      const inst = row.instrument;
+      if (inst.kind !== 'event_contract' || row.settled || row.lifecycle.state !== 'active') continue;
+      const outcome = outcomeOf(inst, row.venue);
+      if (outcome === undefined) continue;
+      const mark = outcome.won ? ONE_USD : ZERO;
+      row.settled = true;
+      row.settledMark = mark;
+      row.lifecycle = { state: 'resolved', resolved_at: outcome.resolved_at_ns, economic_value_usd_1e9: Number(floorDiv(row.qty * mark, QTY_SCALE)) };
+      changed.push(row);
+    }
+    return changed.map(copyRow);
+  }
+
+  /**
+   * Redeems the resolved rows `matches` selects: each pays its economic value into the venue's
+   * `cash` row, its contracts are gone (qty 0), the difference to its cost basis is realized,
+   * and it becomes `redeemed` with what it received. Returns the redeemed rows (a loser pays 0).
+   */
+  redeemContracts(matches: (contract: EventContractInstrument, venue: string) => boolean, cash: (venue: string) => string, redeemed_at_ns: number): LedgerRow[] {
+    const changed: Row[] = [];
+    for (const row of [...this.ordered]) {
+      const inst = row.instrument;
+      if (inst.kind !== 'event_contract' || row.lifecycle.state !== 'resolved' || !matches(inst, row.venue)) continue;
+      const { resolved_at, economic_value_usd_1e9 } = row.lifecycle;
+      const value = BigInt(economic_value_usd_1e9);
+      const cashRow = this.rowFor(row.venue, cash(row.venue));
+      trade(cashRow, floorDiv(value, PRICE_SCALE / QTY_SCALE), ONE_USD, 1n);
+      settleLifecycle(cashRow);
+      row.realized += value - ceilDiv(row.qty * row.entry, QTY_SCALE);
+      row.qty = ZERO;
+      row.lifecycle = { state: 'redeemed', resolved_at, economic_value_usd_1e9, redeemed_at: redeemed_at_ns, cash_received_usd_1e9: economic_value_usd_1e9 };
+      changed.push(row, cashRow);
+    }
+    return changed.map(copyRow);
   }
 
   // --- the API view ---
@@ -783,11 +845,17 @@ function trade(row: Row, delta: bigint, pxNum: bigint, pxDen: bigint): void {
   if (ad > aq) row.entry = row.qty > ZERO ? ceilDiv(pxNum, pxDen) : floorDiv(pxNum, pxDen);
 }
 
-/** qty 0 closes a row (from any state); a closed row that holds something again is active. */
+/**
+ * qty 0 closes a row; a closed row that holds something again is active. A resolved or redeemed
+ * event contract keeps its state (its outcome is history: a redeem zeroes the qty and the row
+ * is `redeemed`, not `closed`).
+ */
 function settleLifecycle(row: Row): void {
+  const state = row.lifecycle.state;
+  if (state === 'resolved' || state === 'redeemed') return;
   if (row.qty === ZERO) {
-    if (row.lifecycle.state !== 'closed') row.lifecycle = { state: 'closed' };
-  } else if (row.lifecycle.state === 'closed') {
+    if (state !== 'closed') row.lifecycle = { state: 'closed' };
+  } else if (state === 'closed') {
     row.lifecycle = { state: 'active' };
   }
 }

@@ -8,6 +8,8 @@ import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
+import { MarketResolutionStore } from '../../storage/market-resolutions.ts';
+import { storedOutcome } from '../contract-outcomes.ts';
 import { effectiveSandboxSettings, SANDBOX_DEFAULT_SETTINGS, type SandboxSettings } from '../../storage/sandbox-settings.ts';
 import { FeeTiers } from '../fee-tiers.ts';
 import { JournaledOrders } from '../journal/journaled-orders.ts';
@@ -43,7 +45,7 @@ function workerResources(ctx: ActorContext): WorkerResources {
 
 /** The execution settings every router reads from the topology's settings. */
 function executionConfig(settings: Readonly<Record<string, string | number | boolean>>): ExecutionConfig {
-  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']) };
+  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']), redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000) };
 }
 
 /**
@@ -77,6 +79,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       sandboxSeed = Number(ctx.environment.settings['sandboxSeed'] ?? 1);
       if (owner.mode === 'sandbox') sandboxProfile = profileOf(effectiveSandboxSettings(r.db, owner.client_id), sandboxSeed);
       const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
+      const resolutions = new MarketResolutionStore(r.db);
       service = new ExecutionService({
         orders,
         messenger: ctx,
@@ -95,6 +98,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
         config: executionConfig(ctx.environment.settings),
         log: ctx.log,
         self: key,
+        storedOutcome: (contract, venue) => storedOutcome(resolutions, contract, venue),
       });
       service.start();
       publishOn(ctx, ROUTER_UP_TOPIC, key);
@@ -103,7 +107,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
     onMessage(m: RouterMessage, ctx: ActorContext): unknown {
       const s = service!;
       switch (m.t) {
-        case 'Submit': {
+        case 'Submit':
+        case 'SubmitPrediction': {
           // Asked from the journal's thread for the JSON answer: a new order's 201 rides in the
           // journal frame that makes it durable, and the journal answers this ask with it.
           const reply = m.as === 'json' && ctx.askThread === JOURNAL_THREAD ? ctx.askCorrelation : undefined;
@@ -144,6 +149,10 @@ export function routerActor(key: string): Actor<RouterMessage> {
         case 'MakerFill':
           s.onMakerFill(m);
           return undefined;
+        case 'MarketResolved':
+          return answer(s.marketResolved(m.resolution));
+        case 'Redeem':
+          return answer(s.redeem(owner, m.venue, m.markets, m.credit_delay_ms));
         default:
           ctx.log.warn({ router: key, type: (m as { t?: unknown }).t }, 'unknown router message dropped');
           return undefined;

@@ -9,6 +9,7 @@ import {
   type PositionsPage,
   type PositionsView,
   type PreviewAnswer,
+  type RedeemAnswer,
   type RiskAnswer,
   type RouterAnswer,
   type RouterMessage,
@@ -19,6 +20,7 @@ import {
   type VenueOrdersView,
 } from './messages.ts';
 import type { OrderRecord } from '../../domain/orders.ts';
+import type { ResolutionFacts } from '../contract-outcomes.ts';
 
 /** How long a caller waits for a router: a cancel waits for legs in flight, a submit for its commit. */
 const ROUTER_TIMEOUT_MS = 30_000;
@@ -45,7 +47,7 @@ export class RouterClient {
   }
 
   submit(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitAnswer> {
-    return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null });
+    return this.call(owner, { t: submitTag(request), request, idempotency_key: idempotencyKey ?? null });
   }
 
   /**
@@ -53,7 +55,7 @@ export class RouterClient {
    * serialise here. On the journal's thread, a new order's answer comes with its commit.
    */
   submitJson(owner: OrderOwner, request: OrderRequest, idempotencyKey: string | undefined): Promise<SubmitJsonAnswer> {
-    return this.call(owner, { t: 'Submit', request, idempotency_key: idempotencyKey ?? null, as: 'json' });
+    return this.call(owner, { t: submitTag(request), request, idempotency_key: idempotencyKey ?? null, as: 'json' });
   }
 
   preview(owner: OrderOwner, request: OrderRequest): Promise<PreviewAnswer> {
@@ -111,6 +113,15 @@ export class RouterClient {
     return this.call(owner, { t: stored ? 'CredentialsStored' : 'CredentialsRemoved', venue });
   }
 
+  /** A market resolved: every router moves its client's contracts of it to `resolved` (routers not running meet it when they load). */
+  async marketResolved(resolution: ResolutionFacts): Promise<void> {
+    await this.everyRouter({ t: 'MarketResolved', resolution });
+  }
+
+  redeem(owner: OrderOwner, venue: string, markets: ResolutionFacts[], creditDelayMs: number): Promise<RedeemAnswer> {
+    return this.call(owner, { t: 'Redeem', venue, markets, credit_delay_ms: creditDelayMs });
+  }
+
   /** Kill switch: every router cancels its armed orders and resting legs. */
   async haltAll(): Promise<void> {
     await this.everyRouter({ t: 'Halt' });
@@ -135,4 +146,9 @@ export class RouterClient {
     if ('refused' in answer) throw refuse(answer.refused.code, answer.refused.message, answer.refused.field);
     throw new Error(answer.failed);
   }
+}
+
+/** A prediction order's legs travel as msgpack (`SubmitPrediction`); every other order in the fixed Submit layout. */
+function submitTag(request: OrderRequest): 'Submit' | 'SubmitPrediction' {
+  return request.prediction_legs !== undefined ? 'SubmitPrediction' : 'Submit';
 }

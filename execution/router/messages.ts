@@ -8,6 +8,7 @@ import type { ResultCode } from '../result-codes.ts';
 import type { RoutingPlan } from '../sor/sor-types.ts';
 import type { ExecutionChannel, OrderRequest } from '../types.ts';
 import type { VenueOrdersView } from '../venue-merge.ts';
+import type { ResolutionFacts } from '../contract-outcomes.ts';
 
 /**
  * What a router actor (`router:<mode>|<client>`) is asked. The gateway is one sender (one
@@ -21,6 +22,8 @@ export type RouterMessage =
    * the commit that makes the order durable, not by the router.
    */
   | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
+  /** A prediction order: as `Submit`, with the legs the sender resolved (a msgpack message: the fixed Submit layout carries none). */
+  | { t: 'SubmitPrediction'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
   | { t: 'Preview'; request: OrderRequest }
   | { t: 'Cancel'; node_order_id: string }
   | { t: 'Activate'; graph_id: string }
@@ -56,6 +59,13 @@ export type RouterMessage =
   | { t: 'SandboxReset'; initial_balance_usd: number }
   /** Shutdown: slices stop, legs in flight end, ledgers are checkpointed, all durable. */
   | { t: 'Drain' }
+  /** A prediction market resolved (stored before it is sent): the router's contracts of it become `resolved`. */
+  | { t: 'MarketResolved'; resolution: ResolutionFacts }
+  /**
+   * POST /v1/markets/{slug}/redeem: the client's resolved contracts of these markets on `venue`
+   * pay out (`RedeemAnswer`); on the token-style venue the credit lands `credit_delay_ms` later.
+   */
+  | { t: 'Redeem'; venue: string; markets: ResolutionFacts[]; credit_delay_ms: number }
   | MakerFill;
 
 /** A router's answer: the result, or the engine's refusal (mapped to the envelope by the gateway). */
@@ -79,6 +89,12 @@ export interface SandboxResetAnswer {
   orders_ended: number;
   /** venues that got balances, in venue order */
   venues_seeded: string[];
+}
+
+export interface RedeemAnswer {
+  mode: 'auto_settled' | 'relayer_submitted' | 'noop';
+  /** contracts paid out now (auto settlement), or to be paid when the relayer's credit lands */
+  positions: number;
 }
 
 export interface SubmitAnswer {

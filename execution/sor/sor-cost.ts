@@ -9,6 +9,7 @@
  *
  *     slippage(price) = side x (price - mid) / mid x 10,000        (side = +1 buy, -1 sell)
  *     venue terms     = fee + latency_ms x latency_bps_per_ms + age_ms x freshness_bps_per_ms
+ *                       (a fee-curve venue: the curve's rate at the level's price instead of a flat fee)
  *                       (+ adverse_selection_bps + reject_rate x reject_penalty_bps   in v2, v3)
  *     impact(S)       = 0                                           (v1)
  *                     = k x S                                       (v2)
@@ -22,7 +23,7 @@
  * Within one venue the cost never decreases from one level to the next (price gets worse, S
  * only grows, k >= 0), which is what lets the sweep merge the venues' books instead of sorting.
  */
-import type { RoutingPlan, RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
+import type { LevelFeeCurve, PlanLevel, RoutingPlan, RoutingVersion, SorOptions, VenueCostTerms, VenueView } from './sor-types.ts';
 
 /** Base units per qty_1e8 unit. */
 const PER_UNIT = 1e-8;
@@ -56,7 +57,7 @@ export function venueCostTerms(
 ): VenueCostTerms {
   const stats = version === 1 ? undefined : view.stats;
   return {
-    fee_bps: isMarket ? view.taker_bps : view.maker_bps,
+    fee_bps: flatFeeBps(view, isMarket),
     latency_bps: view.latency_ms * o.latency_bps_per_ms,
     freshness_bps: bookAgeMs(view, now_ns) * o.freshness_bps_per_ms,
     adverse_selection_bps: stats === undefined ? 0 : stats.adverse_selection_bps,
@@ -78,12 +79,37 @@ export function constantCostOf(
   now_ns: number,
   o: Readonly<SorOptions>,
 ): number {
-  const fee = isMarket ? view.taker_bps : view.maker_bps;
+  const fee = flatFeeBps(view, isMarket);
   const latency = view.latency_ms * o.latency_bps_per_ms;
   const freshness = bookAgeMs(view, now_ns) * o.freshness_bps_per_ms;
   const stats = version === 1 ? undefined : view.stats;
   if (stats === undefined) return fee + latency + freshness + 0 + 0;
   return fee + latency + freshness + stats.adverse_selection_bps + stats.reject_rate * o.reject_penalty_bps;
+}
+
+/**
+ * The venue's flat fee term: taker_bps for market orders, maker_bps for limit orders (rule 8);
+ * 0 on a venue with a fee curve, whose rate is a level's (`levelFeeBps`).
+ */
+export function flatFeeBps(view: VenueView, isMarket: boolean): number {
+  return view.fee_curve !== undefined ? 0 : isMarket ? view.taker_bps : view.maker_bps;
+}
+
+/**
+ * A level's fee term on a venue with a fee curve: the curve's rate at the level's price (0 on
+ * a flat-fee venue). A prediction leg always takes, so a limit order pays it too. Along one
+ * book side price plus this rate never decreases (the rate moves at most rate_bps over the
+ * whole 0..1 range, far less than the price does), so the sweep's merge order holds.
+ */
+export function levelFeeBps(curve: LevelFeeCurve | undefined, price_1e9: number): number {
+  return curve === undefined ? 0 : curve.bpsAt(price_1e9);
+}
+
+/** A leg's expected fee on a venue with a fee curve: each level's fee as the venue rounds one fill. */
+export function curveFee1e9(curve: LevelFeeCurve, levels: readonly PlanLevel[]): number {
+  let fee = 0;
+  for (const l of levels) fee += curve.takerFeeUsd1e9(l.qty_1e8, l.price_1e9);
+  return fee;
 }
 
 /** The impact slope used by the sweep (0 in v1 or without stats). */

@@ -16,7 +16,7 @@
  */
 import { fitRemainder, type LotHolder } from './lot-fit.ts';
 import { centiBps, feeE9Big } from './sor-math.ts';
-import { constantCostOf, impactBps, impactSlope, planSummary, roundBps, slippageBps } from './sor-cost.ts';
+import { constantCostOf, curveFee1e9, impactBps, impactSlope, levelFeeBps, planSummary, roundBps, slippageBps } from './sor-cost.ts';
 import type { PlanAllocation, PlanLevel, RouteRequest, RoutingPlan, SorOptions, VenueView } from './sor-types.ts';
 
 const B1E9 = 1_000_000_000n;
@@ -117,7 +117,7 @@ function room(c: Slot, t: number, plan: RoutingPlan, req: RouteRequest, o: Reado
     const whole = Math.floor(left / c.lot) * c.lot;
     if (whole <= 0) continue;
     const q = Math.min(whole, need);
-    const cost = slippageBps(sign * price, sign * mid, 10_000 / mid) + constant + impactBps(plan.routing_version, slope, held, 1 / plan.requested_qty_1e8);
+    const cost = slippageBps(sign * price, sign * mid, 10_000 / mid) + constant + levelFeeBps(view.fee_curve, price) + impactBps(plan.routing_version, slope, held, 1 / plan.requested_qty_1e8);
     out.push({ price_1e9: price, qty_1e8: q, cost_bps: roundBps(cost) });
     need -= q;
     held += q;
@@ -193,8 +193,11 @@ function rebuild(plan: RoutingPlan, req: RouteRequest, slots: ReadonlyMap<number
   const allocation = (s: Slot): PlanAllocation => {
     const pq = pqOf(s.levels);
     const n = pq / B1E8;
-    const feeBps = isMarket ? s.view.taker_bps : s.view.maker_bps;
-    const cb = BigInt(centiBps(feeBps));
+    const curve = s.view.fee_curve;
+    const flatBps = isMarket ? s.view.taker_bps : s.view.maker_bps;
+    const cb = BigInt(centiBps(flatBps));
+    const fee = curve !== undefined ? curveFee1e9(curve, s.levels) : Number(feeE9Big(n, cb));
+    const feeBps = curve === undefined ? flatBps : n > 0n ? roundBps((fee / Number(n)) * 10_000) : 0;
     return {
       venue: s.view.venue,
       edge_id: s.view.edge_id,
@@ -203,7 +206,7 @@ function rebuild(plan: RoutingPlan, req: RouteRequest, slots: ReadonlyMap<number
       avg_price_1e9: Number(pq / BigInt(s.alloc)),
       notional_1e9: Number(n),
       fee_bps: feeBps,
-      expected_fee_1e9: Number(feeE9Big(n, cb)),
+      expected_fee_1e9: fee,
       avg_cost_bps: roundBps(s.costQty / s.alloc),
       levels: s.levels,
     };

@@ -14,6 +14,8 @@
 import { centiBps } from './sor-math.ts';
 import { closeLotDust } from './sor-lots.ts';
 import {
+  curveFee1e9,
+  levelFeeBps,
   impactBps,
   impactSlope,
   planSummary,
@@ -141,7 +143,7 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
       rv.terms = venueCostTerms(view, version, isMarket, req.now_ns, o);
       rv.constCost = constantCost(rv.terms);
       rv.slope = impactSlope(view, version);
-      if (routable) rv.bestCost = slippageBps(sign * pxs[0]!, midKey, bpu) + rv.constCost;
+      if (routable) rv.bestCost = slippageBps(sign * pxs[0]!, midKey, bpu) + rv.constCost + levelFeeBps(view.fee_curve, pxs[0]!);
     }
     return rv;
   });
@@ -157,7 +159,7 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
     }
   }
   const score = (l: RefLevel) => {
-    l.cost = slippageBps(l.key, midKey, bpu) + l.venue.constCost + impactBps(version, l.venue.slope, l.venue.alloc, invQty);
+    l.cost = slippageBps(l.key, midKey, bpu) + l.venue.constCost + levelFeeBps(l.venue.view.fee_curve, l.price) + impactBps(version, l.venue.slope, l.venue.alloc, invQty);
   };
   const byCost = (a: RefLevel, b: RefLevel) => a.cost - b.cost || a.key - b.key || a.venue.rank - b.venue.rank;
 
@@ -252,9 +254,11 @@ export function referenceRoute(req: RouteRequest, views: readonly VenueView[], o
     const pq = venue.takes.reduce((s, t) => s + BigInt(t.price) * BigInt(t.qty), 0n);
     const nBig = pq / B1E8;
     const n = Number(nBig);
-    const feeBps = isMarket ? venue.view.taker_bps : venue.view.maker_bps;
-    const cb = BigInt(centiBps(feeBps));
-    const fee = Number(cb >= 0n ? ceilDiv(nBig * cb, 1_000_000n) : -((nBig * -cb) / 1_000_000n));
+    const curve = venue.view.fee_curve;
+    const flatBps = isMarket ? venue.view.taker_bps : venue.view.maker_bps;
+    const cb = BigInt(centiBps(flatBps));
+    const fee = curve !== undefined ? curveFee1e9(curve, levelsOut) : Number(cb >= 0n ? ceilDiv(nBig * cb, 1_000_000n) : -((nBig * -cb) / 1_000_000n));
+    const feeBps = curve === undefined ? flatBps : n > 0 ? roundBps((fee / n) * 10_000) : 0;
     allocations.push({
       venue: venue.view.venue,
       edge_id: venue.view.edge_id,

@@ -85,6 +85,20 @@ export interface VenueView {
   latency_ms: number;
   rules: VenueRules;
   stats?: VenueStats;
+  /**
+   * A venue whose taker fee follows the price (binary_quadratic: prediction legs): each level's
+   * cost carries the curve's rate at its price instead of a flat `taker_bps`, and a leg's
+   * expected fee is the sum of each level's fee as the venue rounds one fill. `taker_bps` is
+   * then the curve's highest rate (what a reservation allows for); makers pay 0.
+   */
+  fee_curve?: LevelFeeCurve;
+}
+
+export interface LevelFeeCurve {
+  /** The fee of one fill of `qty_1e8` at `price_1e9`, usd_1e9, rounded as the venue rounds it. */
+  takerFeeUsd1e9(qty_1e8: number, price_1e9: number): number;
+  /** The rate at a price, bps of notional (a score, never money). */
+  bpsAt(price_1e9: number): number;
 }
 
 /**

@@ -51,6 +51,9 @@ import {
 import { closeLotDust } from './sor-lots.ts';
 import {
   constantCostOf,
+  curveFee1e9,
+  flatFeeBps,
+  levelFeeBps,
   impactBps,
   impactSlope,
   planSummary,
@@ -69,6 +72,7 @@ import {
   type RoutingPlan,
   type RoutingVersion,
   type SorOptions,
+  type LevelFeeCurve,
   type VenueCostTerms,
   type VenueView,
 } from './sor-types.ts';
@@ -124,6 +128,8 @@ export class SmartOrderRouter {
   private lot = new Float64Array(0);
   private invLot = new Float64Array(0);
   private constCost = new Float64Array(0);
+  /** Each venue's fee curve, when its fee follows the price (prediction legs); undefined for a flat fee. */
+  private curve: (LevelFeeCurve | undefined)[] = [];
   private slope = new Float64Array(0);
   private bestCost = new Float64Array(0);
   private headCost = new Float64Array(0);
@@ -243,10 +249,11 @@ export class SmartOrderRouter {
       if (r !== NO_REASON) continue;
       state[v] = ACTIVE;
       this.constCost[v] = constantCostOf(view, version, isMarket, now, o);
+      this.curve[v] = view.fee_curve;
       this.slope[v] = impactSlope(view, version);
       this.cursor[v] = 0;
       this.levelLeft[v] = this.qt[v]![0]!;
-      if (routable) this.bestCost[v] = slippageBps(sign * this.px[v]![0]!, this.midKey, this.bpsPerUnit) + this.constCost[v]!;
+      if (routable) this.bestCost[v] = slippageBps(sign * this.px[v]![0]!, this.midKey, this.bpsPerUnit) + this.constCost[v]! + levelFeeBps(view.fee_curve, this.px[v]![0]!);
     }
 
     // (3) + (4) Sweep rounds.
@@ -396,8 +403,9 @@ export class SmartOrderRouter {
           if (key <= limitKey) {
             levelLeft[v] = qt[next]!;
             headKey[v] = key;
+            const curve = this.curve[v];
             headCost[v] =
-              slippageBps(key, midKey, bpu) + constCost[v]! + (version === 1 ? 0 : impactBps(version, slope[v]!, alloc[v]!, invOrderQty));
+              slippageBps(key, midKey, bpu) + constCost[v]! + (curve === undefined ? 0 : curve.bpsAt(px[next]!)) + (version === 1 ? 0 : impactBps(version, slope[v]!, alloc[v]!, invOrderQty));
             top = v;
           } else state[v] = DONE;
         } else state[v] = DONE;
@@ -455,6 +463,7 @@ export class SmartOrderRouter {
     this.headCost[v] =
       slippageBps(key, this.midKey, this.bpsPerUnit) +
       this.constCost[v]! +
+      levelFeeBps(this.curve[v], this.px[v]![c]!) +
       (this.version === 1 ? 0 : impactBps(this.version, this.slope[v]!, this.alloc[v]!, this.invOrderQty));
     return true;
   }
@@ -614,7 +623,7 @@ export class SmartOrderRouter {
         lcq += cq;
       }
       levels[out] = { price_1e9: px, qty_1e8: lq, cost_bps: roundBps(lcq / lq) };
-      const fee_bps = isMarket ? view.taker_bps : view.maker_bps;
+      let fee_bps = isMarket ? view.taker_bps : view.maker_bps;
       const sumQ = pqDivE9(this.pq, v * PQ_LIMBS);
       const sumR = lastRemE9();
       const n10 = sumQ * 10 + floorDiv(sumR * 10, E9);
@@ -634,6 +643,10 @@ export class SmartOrderRouter {
         notional = Number(nBig);
         fee = Number(feeE9Big(nBig, cb));
         avg = Number(exact / BigInt(qty));
+      }
+      if (view.fee_curve !== undefined) {
+        fee = curveFee1e9(view.fee_curve, levels);
+        fee_bps = notional > 0 ? roundBps((fee / notional) * 10_000) : 0;
       }
       allocations.push({
         venue: view.venue,
@@ -669,7 +682,7 @@ export class SmartOrderRouter {
         // The same terms as venueCostTerms (sor-cost.ts), built once and rounded for display.
         const stats = version === 1 ? undefined : view.stats;
         cost = {
-          fee_bps: isMarket ? view.taker_bps : view.maker_bps,
+          fee_bps: flatFeeBps(view, isMarket),
           latency_bps: roundBps(view.latency_ms * o.latency_bps_per_ms),
           freshness_bps: roundBps(bookAgeMs(view, req.now_ns) * o.freshness_bps_per_ms),
           adverse_selection_bps: stats === undefined ? 0 : roundBps(stats.adverse_selection_bps),

@@ -1,6 +1,6 @@
 import type { Logger } from '../../engine/actor.ts';
 import { staticRowOf } from '../../domain/prediction/listing.ts';
-import type { MarketResolutionStore } from '../../storage/market-resolutions.ts';
+import type { MarketResolution, MarketResolutionStore } from '../../storage/market-resolutions.ts';
 import type { LifecycleServer } from '../ws/lifecycle.ts';
 import type { CatalogChange } from './prediction-catalog.ts';
 
@@ -16,7 +16,7 @@ const NS_PER_MS = 1_000_000;
  *   before `onResolved` moves positions), so a restart replays it and never sends it twice.
  */
 export class LifecycleEvents {
-  private readonly resolvedListeners: ((venue: string, market_id: string, yes_won: boolean, resolved_at_ns: number) => void)[] = [];
+  private readonly resolvedListeners: ((resolution: MarketResolution) => void)[] = [];
 
   constructor(
     private readonly server: LifecycleServer,
@@ -28,7 +28,7 @@ export class LifecycleEvents {
   }
 
   /** Called once per resolution, after it is durable. */
-  onResolved(listener: (venue: string, market_id: string, yes_won: boolean, resolved_at_ns: number) => void): void {
+  onResolved(listener: (resolution: MarketResolution) => void): void {
     this.resolvedListeners.push(listener);
   }
 
@@ -67,11 +67,13 @@ export class LifecycleEvents {
       observed_at_ns,
     });
     this.resolutions
-      .record({ venue: e.venue, market_id: m.market_id, yes_won: won, resolved_at_ns, observed_at_ns, frame })
+    const resolution: MarketResolution = { venue: e.venue, market_id: m.market_id, yes_token_id: m.yes_token_id, no_token_id: m.no_token_id, yes_won: won, resolved_at_ns, observed_at_ns, frame };
+    this.resolutions
+      .record(resolution)
       .then((fresh) => {
         if (!fresh) return;
         this.server.publish('market_resolved', `${e.venue}:${m.market_id}`, frame);
-        for (const listener of this.resolvedListeners) listener(e.venue, m.market_id, won, resolved_at_ns);
+        for (const listener of this.resolvedListeners) listener(resolution);
       })
       .catch((err: unknown) => this.log.error({ err, venue: e.venue, market_id: m.market_id }, 'market resolution not stored'));
   };

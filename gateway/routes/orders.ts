@@ -8,13 +8,21 @@ import { principalOf, type RouteSpec } from '../http/route.ts';
 import type { OrderRequest } from '../../execution/service.ts';
 import { CancelOrderRespSchema, FillsPageSchema, ListOrdersRespSchema, OrderConstraintsSchema, OrderRestSchema, type CancelOrderResp, type FillsPage } from '../schemas/orders.ts';
 import { OrderPreviewSchema } from '../schemas/routing.ts';
+import { predictionLegsOf } from '../market/prediction-orders.ts';
+import { PredictionQuotes } from '../market/prediction-quotes.ts';
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
 
 const orderRequestFields = {
     symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     instrument: Type.Optional(
-      Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }), type: Type.Optional(Type.String({ enum: ['spot', 'perp'] })) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          symbol: Type.String({ minLength: 1, maxLength: 200 }),
+          type: Type.Optional(Type.String({ enum: ['spot', 'perp', 'prediction'], description: 'auto-classified from the symbol when absent (a prediction leg by ticker, slug, token id or event URL)' })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     side: Type.String({ enum: ['buy', 'sell'] }),
     qty_1e8: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }),
@@ -24,6 +32,12 @@ const orderRequestFields = {
     venue: Type.Optional(Type.String({ enum: [...VENUES], description: 'forces single-venue execution' })),
     constraints: Type.Optional(Type.Union([OrderConstraintsSchema, Type.Null()])),
     start_armed: Type.Optional(Type.Boolean({ description: 'park as an armed graph until POST /v1/execution_graphs/{graph_id}/activate' })),
+    cross_venue_equivalents: Type.Optional(
+      Type.Boolean({
+        description:
+          'prediction markets: route the outcome across both venues, on the named market and its equivalents (the same leg, or the other leg where the question is inverted), wherever it is cheaper after fees',
+      }),
+    ),
 };
 
 export const OrderRequestSchema = Type.Object({ client_order_id: Id, ...orderRequestFields }, { $id: 'OrderRequest', additionalProperties: false });
@@ -67,6 +81,12 @@ function decodeCursor<T extends string | number>(cursor: string, kind: 'string' 
 export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
   const execution = () => ctx.execution;
   const store = () => ctx.storage.orders;
+  const predictionQuotes = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
+  /** A prediction order carries its resolved legs to the router (which holds no catalog). */
+  const withLegs = (body: OrderRequest): OrderRequest => {
+    const legs = predictionLegsOf(ctx.market.prediction, predictionQuotes, body);
+    return legs === undefined ? body : { ...body, prediction_legs: legs };
+  };
   const withFills = (order: OrderRecord): FillRecord[] =>
     order.fill_ids.map((id) => store().getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
   return [
@@ -96,7 +116,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         if (body.symbol === undefined && body.instrument === undefined) {
           throw Errors.validation([{ field: 'symbol', message: 'symbol or instrument is required' }]);
         }
-        const { status, json } = await execution().submitJson(principalOf(req), body, req.idempotencyKey);
+        const { status, json } = await execution().submitJson(principalOf(req), withLegs(body), req.idempotencyKey);
         return { status, body: undefined, json };
       },
     },
@@ -109,7 +129,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       body: OrderPreviewRequestSchema,
       responses: { 200: { description: 'The routing plan and landed cost', schema: OrderPreviewSchema } },
-      handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), req.body as OrderRequest) }),
+      handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), withLegs(req.body as OrderRequest)) }),
     },
     {
       method: 'get',

@@ -167,7 +167,7 @@ const orderFields = {
   is_sandbox: Type.Boolean(),
   side: StringEnum(SIDE),
   symbol: Type.String({ description: 'trading pair, canonical form' }),
-  instrument_type: StringEnum(['spot', 'perp']),
+  instrument_type: StringEnum(['spot', 'perp', 'prediction']),
   qty_1e8: Type.Integer({ minimum: 1, description: 'requested quantity' }),
   filled_qty_1e8: Count('filled so far'),
   order_type: StringEnum(['market', 'limit']),

@@ -145,3 +145,19 @@ export const SettlementSchema = describing<Settlement>()(
     { $id: 'Settlement' },
   ),
 );
+
+export const RedeemQuery = Type.Object({
+  venue: Type.Optional(Type.String({ enum: ['kalshi', 'polymarket'], description: 'the venue of the market; default: the one the name resolves to' })),
+});
+
+export const RedeemSchema = Type.Object(
+  {
+    mode: Type.String({ enum: ['auto_settled', 'relayer_submitted', 'noop'] }),
+    venue: Type.String(),
+    slug: Type.String(),
+    condition_id: Type.Union([Type.String(), Type.Null()]),
+    token_ids: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    note: Type.String(),
+  },
+  { $id: 'RedeemResponse', additionalProperties: false },
+);

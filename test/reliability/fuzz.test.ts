@@ -108,6 +108,14 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
     ids.set('venue', VENUES);
     ids.set('symbol', ['BTC-USDT', 'ETH-USDT', 'BTC-USD']);
     ids.set('underlying', ['BTC', 'ETH']);
+    // Prediction market names: trading and resolved markets of both venues, once the catalog is read.
+    const markets = (query: string) => call<{ markets: { slug: string }[] }>(base, 'GET', `/v1/markets?${query}&limit=3`, { token }).then((r) => r.body.markets?.map((m) => m.slug) ?? []);
+    let slugs: string[] = [];
+    for (let i = 0; i < 100 && slugs.length === 0; i++) {
+      slugs = [...(await markets('venue=polymarket')), ...(await markets('venue=kalshi')), ...(await markets('venue=polymarket&active=false&closed=true'))];
+      if (slugs.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    ids.set('slug', slugs);
   });
 
   after(async () => {

@@ -137,11 +137,6 @@ export class Ledgers {
     return redeemed;
   }
 
-  /** Whether the client holds resolved (unredeemed) rows of these markets on `venue`. */
-  holdsResolved(client: string, mode: Mode, venue: string, markets: readonly ResolutionFacts[]): boolean {
-    return this.countResolved(client, mode, venue, markets) > 0;
-  }
-
   /** The client's resolved (unredeemed) rows of these markets on `venue`. */
   countResolved(client: string, mode: Mode, venue: string, markets: readonly ResolutionFacts[]): number {
     let n = 0;

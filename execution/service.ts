@@ -4,7 +4,7 @@ import { isDollarAsset, type ContractOutcome, type EventContractInstrument, type
 import type { ResolutionFacts } from './contract-outcomes.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import { isPredictionEntry, legOn, predictionEntry, type RouteEntry } from './prediction-entry.ts';
-import type { RoutingPlan, VenueView } from './sor/sor-types.ts';
+import type { RouteRequest, RoutingPlan, VenueView } from './sor/sor-types.ts';
 import { route } from './sor/sor.ts';
 import { crossVenuePlan } from './cross-venue.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
@@ -281,9 +281,7 @@ export class ExecutionService {
     const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
     // The same limits as a placed order: a market buy's price cap and the participation limit.
     const participation = request.constraints?.participation_limit_bps;
-    const sorRequest = routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9);
-    const routed = participation != null ? withParticipation(views, participation) : views;
-    const plan = isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(sorRequest, routed) : route(sorRequest, routed);
+    const plan = routeOn(entry, routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9), views, participation);
     const landed = plan.planned_qty_1e8 === 0 ? null : plan.expected_notional_1e9 + (request.side === 'buy' ? plan.expected_fee_1e9 : -plan.expected_fee_1e9);
     return { plan, landed_cost_1e9: landed };
   }
@@ -308,9 +306,9 @@ export class ExecutionService {
     }
     const keys = markets.map((m) => `${venue}|${m.market_id}`);
     const pending = keys.some((k) => this.redeeming.has(k));
-    if (!pending && !this.ledgers.holdsResolved(client, mode, venue, markets)) return { mode: 'noop', positions: 0 };
     const positions = this.ledgers.countResolved(client, mode, venue, markets);
     if (pending) return { mode: 'relayer_submitted', positions };
+    if (positions === 0) return { mode: 'noop', positions: 0 };
     for (const k of keys) this.redeeming.add(k);
     this.schedule(creditDelayMs, () => {
       this.ledgers
@@ -551,9 +549,7 @@ export class ExecutionService {
       ...(order.forced_venue !== null ? { venue: order.forced_venue } : {}),
     }, arrival, order.constraints?.max_price_1e9);
     const participation = order.constraints?.participation_limit_bps;
-    const routed = participation != null ? withParticipation(views, participation) : views;
-    const sorRequest = { ...request, routing_version: order.routing_version };
-    const plan = isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(sorRequest, routed) : route(sorRequest, routed);
+    const plan = routeOn(entry, { ...request, routing_version: order.routing_version }, views, participation);
     if (this.events.wants('routing', order.client_id, order.mode)) this.events.publish('routing', order.client_id, order.mode, plan);
     return { plan, arrival };
   }
@@ -594,4 +590,14 @@ export class ExecutionService {
 /** The symbol a venue knows the order's instrument by: a prediction order's leg on that venue, else the pair. */
 function venueSymbol(order: OrderRecord, venue: string): string {
   return legOn(order.prediction_legs, venue)?.symbol ?? order.symbol;
+}
+
+/**
+ * The SOR's plan over `views` (within the participation limit, when the order has one): an
+ * outcome with equivalents on several venues goes through the cross-venue plan, never worse
+ * than its best single venue.
+ */
+function routeOn(entry: RouteEntry, request: RouteRequest, views: readonly VenueView[], participation: number | null | undefined): RoutingPlan {
+  const routed = participation != null ? withParticipation(views, participation) : views;
+  return isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(request, routed) : route(request, routed);
 }

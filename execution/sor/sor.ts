@@ -403,9 +403,8 @@ export class SmartOrderRouter {
           if (key <= limitKey) {
             levelLeft[v] = qt[next]!;
             headKey[v] = key;
-            const curve = this.curve[v];
             headCost[v] =
-              slippageBps(key, midKey, bpu) + constCost[v]! + (curve === undefined ? 0 : curve.bpsAt(px[next]!)) + (version === 1 ? 0 : impactBps(version, slope[v]!, alloc[v]!, invOrderQty));
+              slippageBps(key, midKey, bpu) + constCost[v]! + levelFeeBps(this.curve[v], px[next]!) + (version === 1 ? 0 : impactBps(version, slope[v]!, alloc[v]!, invOrderQty));
             top = v;
           } else state[v] = DONE;
         } else state[v] = DONE;

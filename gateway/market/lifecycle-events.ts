@@ -66,7 +66,6 @@ export class LifecycleEvents {
       resolved_at_ns,
       observed_at_ns,
     });
-    this.resolutions
     const resolution: MarketResolution = { venue: e.venue, market_id: m.market_id, yes_token_id: m.yes_token_id, no_token_id: m.no_token_id, yes_won: won, resolved_at_ns, observed_at_ns, frame };
     this.resolutions
       .record(resolution)

@@ -61,7 +61,10 @@ export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 
 export function openDatabases(dataDir: string, options: { readerOnly?: boolean; onWriteFailure?: (err: Error) => void } = {}): Databases {
   const path = join(dataDir, 'lmdb');
   if (!options.readerOnly) mkdirSync(path, { recursive: true });
-  const root = open({ path, maxDbs: 64, compression: false, noMemInit: true });
+  // noMemInit stays off: with it, LMDB writes the unused tail of a malloc'd page as it found it,
+  // and heap residue (a request body holding a venue secret) reached the file; the
+  // credentials suite caught a PEM line on disk once.
+  const root = open({ path, maxDbs: 64, compression: false, noMemInit: false });
   // Shared structures make msgpack records about 2.5x faster to decode (MEASURED.md).
   const structures = { sharedStructuresKey: Symbol.for('structures') };
   // msgpackr's option, passed through by lmdb-js (not in its typings): plain msgpack maps decode

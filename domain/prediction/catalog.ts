@@ -52,6 +52,19 @@ export interface UpDownSpec {
   underlying: string;
 }
 
+/**
+ * A maker-rewards program on a token-style market: resting orders of at least `min_size`
+ * contracts within `max_spread_1e9` of the midpoint share `rate_per_day_usdc_1e9` a day until
+ * `end_ms`. Both of the market's tokens are in it.
+ */
+export interface RewardsProgram {
+  min_size: number;
+  /** Price units (1e9 = a whole dollar, a probability of 1). */
+  max_spread_1e9: number;
+  rate_per_day_usdc_1e9: number;
+  end_ms: number;
+}
+
 /** One binary market on one venue: the unit of listing rows, quotes, orders and positions. */
 export interface PredictionMarket {
   venue: PredictionVenue;
@@ -79,6 +92,8 @@ export interface PredictionMarket {
   fee_rate_bps: number;
   updown: UpDownSpec | null;
   equivalents: Equivalent[];
+  /** The token-style venue's maker-rewards program on this market; null elsewhere. */
+  rewards: RewardsProgram | null;
 }
 
 /** The symbol a market's YES leg is listed by: `polymarket:<yes token>` or `<ticker>:YES`. */

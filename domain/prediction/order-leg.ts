@@ -70,8 +70,3 @@ export function predictionLeg(market: PredictionMarket, leg: Leg, fee: BinaryFee
     },
   };
 }
-
-/** The same outcome on an equivalent market: the same leg, or the other one where the question is inverted. */
-export function equivalentLegOf(leg: Leg, relation: 'same' | 'complement'): Leg {
-  return relation === 'same' ? leg : leg === 'YES' ? 'NO' : 'YES';
-}

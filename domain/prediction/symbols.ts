@@ -1,5 +1,5 @@
 import { parseSymbol } from '../market.ts';
-import type { PredictionEvent, PredictionMarket, PredictionVenue } from './catalog.ts';
+import type { EquivalenceRelation, PredictionEvent, PredictionMarket, PredictionVenue } from './catalog.ts';
 
 /**
  * Symbol resolution for prediction markets (spec, Quote rules 5-6): what a client may name a
@@ -101,6 +101,19 @@ export type Resolution =
 
 function legOf(market: PredictionMarket, leg: Leg): ResolvedLeg {
   return { venue: market.venue, market, leg, token_id: leg === 'YES' ? market.yes_token_id : market.no_token_id };
+}
+
+/**
+ * The same outcome on each equivalent market the index holds: the same leg, or the other one
+ * where the question is asked the other way round (YES there is NO here).
+ */
+export function equivalentLegs(index: PredictionIndex, of: ResolvedLeg): (ResolvedLeg & { relation: EquivalenceRelation })[] {
+  const out: (ResolvedLeg & { relation: EquivalenceRelation })[] = [];
+  for (const eq of of.market.equivalents) {
+    const market = index.market(eq.venue, eq.market_id);
+    if (market !== undefined) out.push({ ...legOf(market, eq.relation === 'same' ? of.leg : of.leg === 'YES' ? 'NO' : 'YES'), relation: eq.relation });
+  }
+  return out;
 }
 
 function ofEvent(event: PredictionEvent, leg: Leg | null, name: string): Resolution {

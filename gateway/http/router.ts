@@ -45,6 +45,7 @@ export class Router {
       if (template === undefined) {
         template = { shape, byMethod: new Map() };
         list.push(template);
+        list.sort(moreSpecificFirst);
         this.templated.set(segments.length, list);
       }
       if (template.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
@@ -77,6 +78,20 @@ export class Router {
     if (allowed === undefined) return { kind: 'not_found' };
     return { kind: 'method_not_allowed', allowed: [...allowed].map((m) => m.toUpperCase()) };
   }
+}
+
+/**
+ * Of two templates that fit one path, the one with a literal segment where the other has a
+ * parameter, leftmost first, is tried first: `/v1/orders/rewards` is an order id, not a venue's
+ * rewards (`/v1/{prediction_venue}/rewards`), whatever the order the routes were added in.
+ */
+function moreSpecificFirst(a: Template, b: Template): number {
+  for (let i = 0; i < a.shape.length; i++) {
+    const pa = a.shape[i] === PARAM;
+    const pb = b.shape[i] === PARAM;
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
 }
 
 function fits(shape: string[], segments: string[]): boolean {

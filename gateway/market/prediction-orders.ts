@@ -1,5 +1,5 @@
-import { equivalentLegOf, predictionLeg, type PredictionLeg } from '../../domain/prediction/order-leg.ts';
-import { classifySymbol } from '../../domain/prediction/symbols.ts';
+import { predictionLeg, type PredictionLeg } from '../../domain/prediction/order-leg.ts';
+import { classifySymbol, equivalentLegs } from '../../domain/prediction/symbols.ts';
 import { marketFeeComponents } from '../../domain/venues.ts';
 import type { OrderRequest } from '../../execution/types.ts';
 import { Errors } from '../errors.ts';
@@ -29,10 +29,7 @@ export function predictionLegsOf(catalog: PredictionCatalog, quotes: PredictionQ
   }
   const legs = [predictionLeg(resolved.market, resolved.leg, marketFeeComponents(resolved.market))];
   if (request.cross_venue_equivalents === true) {
-    for (const eq of resolved.market.equivalents) {
-      const other = catalog.index.market(eq.venue, eq.market_id);
-      if (other !== undefined) legs.push(predictionLeg(other, equivalentLegOf(resolved.leg, eq.relation), marketFeeComponents(other)));
-    }
+    for (const eq of equivalentLegs(catalog.index, resolved)) legs.push(predictionLeg(eq.market, eq.leg, marketFeeComponents(eq.market)));
   }
   if (request.venue !== undefined && !legs.some((l) => l.venue === request.venue)) {
     throw Errors.validation([{ field: 'venue', message: `${request.venue} does not list ${symbol}` }]);

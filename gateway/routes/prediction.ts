@@ -10,7 +10,8 @@ import type { ResolutionFacts } from '../../execution/contract-outcomes.ts';
 import { marketsPageJson } from '../market/market-rows-json.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
 import { settlementOf } from '../market/settlement.ts';
-import { MarketsPageSchema, MarketsQuery, RedeemQuery, RedeemSchema, SettlementQuery, SettlementSchema } from '../schemas/prediction.ts';
+import { RewardsPrograms } from '../market/rewards.ts';
+import { MarketsPageSchema, MarketsQuery, RedeemQuery, RedeemSchema, RewardsConfigSchema, RewardsListSchema, RewardsParams, RewardsTokenParams, SettlementQuery, SettlementSchema } from '../schemas/prediction.ts';
 
 /**
  * The prediction-market endpoints (spec, "Prediction markets endpoints", "Markets listing
@@ -23,6 +24,7 @@ const tags = ['prediction markets'];
 export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
   const catalog = ctx.market.prediction;
   const legs = new PredictionQuotes(catalog, ctx.topology.endpoint);
+  const rewards = new RewardsPrograms(catalog);
   return [
     {
       method: 'get',
@@ -129,6 +131,44 @@ export function predictionRoutes(ctx: GatewayContext): RouteSpec[] {
           note: noteOf(answer.mode, answer.positions, ctx.executionConfig.redeemCreditDelayMs),
         };
         return { status: 200, body };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/{prediction_venue}/rewards',
+      operationId: 'listRewards',
+      summary: 'Every token in a maker-rewards program now (the token-style venue)',
+      description: 'Programs are read at most every 5 minutes; one that ends drops out at once, and current_spread is the book now.',
+      tags,
+      auth: 'bearer',
+      params: RewardsParams,
+      responses: { 200: { description: 'The rewarded tokens, richest programs first', schema: RewardsListSchema } },
+      handler: () => {
+        const { rewards: rows, refreshed_ms } = rewards.list();
+        const body: Static<typeof RewardsListSchema> = { venue: 'polymarket', rewards: rows, count: rows.length, refreshed_at_unix_s: Math.floor(Math.max(0, refreshed_ms) / 1000) };
+        return { status: 200, body };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/{prediction_venue}/rewards/{token_id}',
+      operationId: 'getRewards',
+      summary: "A token's maker-rewards program",
+      tags,
+      auth: 'bearer',
+      params: RewardsTokenParams,
+      responses: {
+        200: { description: 'The rewards config', schema: RewardsConfigSchema },
+        400: { description: 'not a 78-digit token id' },
+        404: { description: 'the token is in no program now' },
+      },
+      handler: (req) => {
+        const token = req.params['token_id']!;
+        const ref = classifySymbol(token);
+        if (ref.kind !== 'token') throw Errors.validation([{ field: 'token_id', message: ref.kind === 'invalid' ? ref.reason : 'not a token id: rewards are per conditional token (78 digits)' }]);
+        const config = rewards.get(ref.token_id);
+        if (config === undefined) throw Errors.notFound(`token ${ref.token_id} is in no maker-rewards program now`);
+        return { status: 200, body: config };
       },
     },
   ];

@@ -59,6 +59,19 @@ export const QuoteResponseSchema = Type.Object(
         { description: 'prediction legs only: the market and leg the symbol resolved to; prices are probabilities, sizes contracts' },
       ),
     ),
+    equivalents: Type.Optional(
+      Type.Array(
+        Type.Object({
+          venue: Type.String(),
+          market_id: Type.String(),
+          leg: Type.String({ enum: ['YES', 'NO'] }),
+          token_id: Type.String(),
+          relation: Type.String({ enum: ['same', 'complement'], description: 'complement: the question is asked the other way round there, so the outcome is its other leg' }),
+          status: Type.String(),
+        }),
+        { description: 'cross_venue_equivalents=true only: the same outcome on the other venue, consolidated into nbbo, venues and book' },
+      ),
+    ),
   },
   { $id: 'QuoteResponse' },
 );
@@ -69,6 +82,9 @@ const SingleQuoteQuery = Type.Object({
   depth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEPTH, default: 10 })),
   nowait: Type.Optional(Type.Boolean({ default: false })),
   instrument_type: Type.Optional(InstrumentTypeQuery),
+  cross_venue_equivalents: Type.Optional(
+    Type.Boolean({ default: false, description: "prediction legs: the outcome's consolidated quote over both venues (its equivalents' same leg, or other leg where the question is inverted)" }),
+  ),
 });
 
 const MultiQuoteQuery = Type.Object({
@@ -107,9 +123,9 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
   const quotes = ctx.market.quotes;
   const predictions = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
   /** A prediction leg's quote when the symbol names one (the errors of resolution thrown), else undefined. */
-  const predictionQuote = (symbol: string, depth: number, type: string | undefined): Promise<PredictionQuote> | undefined => {
+  const predictionQuote = (symbol: string, depth: number, type: string | undefined, crossVenue = false): Promise<PredictionQuote> | undefined => {
     if (type !== undefined && type !== 'prediction') return undefined;
-    const quote = predictions.quoteSymbol(symbol, depth);
+    const quote = predictions.quoteSymbol(symbol, depth, crossVenue);
     return quote.then((q) => {
       if (q === undefined) throw noQuote(symbol, type);
       return q;
@@ -133,10 +149,11 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
         // CEX pairs first (the hot path); a name that is no pair is a prediction leg or unknown.
         const entry = q.instrument_type === 'prediction' ? undefined : quotes.resolve(symbol, q.instrument_type);
         if (entry === undefined) {
-          const prediction = predictionQuote(symbol, depth, q.instrument_type);
+          const prediction = predictionQuote(symbol, depth, q.instrument_type, q.cross_venue_equivalents);
           if (prediction !== undefined) return prediction.then((body) => ({ status: 200, body }));
           throw noQuote(symbol, q.instrument_type);
         }
+        if (q.cross_venue_equivalents === true) throw Errors.validation([{ field: 'cross_venue_equivalents', message: 'applies to prediction markets only' }]);
         // The hot path answers synchronously from shared memory; only a cold symbol awaits.
         const json = quotes.hotJson(entry, depth);
         if (json !== undefined) return { status: 200, body: undefined, json };

@@ -4,6 +4,7 @@ import { MARKET_PHASES, PREDICTION_VENUE_IDS } from '../../domain/prediction/cat
 import { Count, describing, Nullable, StringEnum } from './common.ts';
 import { webSocketUpgrade } from './media.ts';
 import type { Settlement } from '../market/settlement.ts';
+import type { RewardsConfig } from '../../domain/prediction/rewards.ts';
 
 /**
  * Prediction markets (spec: "Prediction market (`Market`)", "Markets listing rules"). Prices are
@@ -160,4 +161,38 @@ export const RedeemSchema = Type.Object(
     note: Type.String(),
   },
   { $id: 'RedeemResponse', additionalProperties: false },
+);
+
+export const RewardsParams = Type.Object({
+  prediction_venue: StringEnum(['polymarket'] as const, 'the token-style venue: maker-rewards programs are its own'),
+});
+
+export const RewardsTokenParams = Type.Object({
+  prediction_venue: RewardsParams.properties.prediction_venue,
+  token_id: Type.String({ minLength: 1, maxLength: 100, description: 'a 78-digit conditional-token id (YES or NO: both tokens of a rewarded market are in its program)' }),
+});
+
+export const RewardsConfigSchema = describing<RewardsConfig>()(
+  Type.Object(
+    {
+      token_id: Type.String(),
+      condition_id: Type.String(),
+      rewards_min_size: Type.Number({ minimum: 0, description: 'contracts a resting order must show to earn' }),
+      rewards_max_spread: Type.Number({ minimum: 0, description: 'furthest from the midpoint an order earns, in price units (0.035 = 3.5 cents)' }),
+      rate_per_day_usdc: Type.Number({ minimum: 0, description: "the market's daily pool, shared by its makers" }),
+      current_spread: Nullable(Type.Number({ minimum: 0 }), 'best ask minus best bid now, in price units; null when a side is empty'),
+      reward_end_unix_s: Type.Integer(),
+    },
+    { $id: 'RewardsConfig' },
+  ),
+);
+
+export const RewardsListSchema = Type.Object(
+  {
+    venue: Type.Literal('polymarket'),
+    rewards: Type.Array(RewardsConfigSchema, { description: 'every token in a program now, the richest programs first' }),
+    count: Count(),
+    refreshed_at_unix_s: Type.Integer({ description: 'when the set of programs was last read (at most every 5 minutes)' }),
+  },
+  { $id: 'RewardsList' },
 );

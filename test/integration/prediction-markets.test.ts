@@ -36,7 +36,7 @@ interface Row {
 interface Quote {
   symbol: string;
   instrument_type: string;
-  nbbo: { bid: number; ask: number; mid: number; spread_bps: number; bid_size: number; ask_size: number };
+  nbbo: { bid: number; ask: number; mid: number; spread_bps: number; bid_size: number; ask_size: number; crossed: boolean };
   venues: Record<string, unknown>;
   updated_ms: number;
   market: { venue: string; market_id: string; leg: string; token_id: string };
@@ -209,6 +209,48 @@ describe('prediction markets listing', () => {
     }
   });
 
+  it('cross_venue_equivalents: one outcome quoted over both venues, each venue\'s touch as its own quote shows it', async () => {
+    type Touch = { bid: number; ask: number; bid_size: number; ask_size: number; age_ms?: number };
+    type Consolidated = Quote & { venues: Record<string, Touch>; book: { bids: [number, number][]; asks: [number, number][] }; equivalents?: { venue: string; market_id: string; leg: string; token_id: string; relation: string; status: string }[] };
+    const rows = (await walk('venue=polymarket&expand=outcomes', 500)).filter((m) => m.equivalents.length > 0 && m.best_yes_bid !== null);
+    assert.ok(rows.length > 0, 'markets listed on both venues');
+    // A market whose equivalent trades too (a new ticker-style market waits 30 minutes to open).
+    let q: Consolidated | undefined;
+    for (const row of rows) {
+      const res = await get<Consolidated>(`/v1/quotes/${row.symbol}?cross_venue_equivalents=true&depth=20`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      if (Object.keys(res.body.venues).length === 2) {
+        q = res.body;
+        break;
+      }
+    }
+    assert.ok(q !== undefined, 'an outcome trading on both venues');
+    const eq = q.equivalents![0]!;
+    assert.equal(eq.venue, 'kalshi');
+    assert.equal(eq.leg, eq.relation === 'same' ? 'YES' : 'NO', 'the same outcome: the other leg where the question is inverted');
+    assert.equal(eq.token_id, `${eq.market_id}:${eq.leg}`);
+    // The consolidated touch is the better of the two venues', sizes summed where they quote the same price.
+    const touches = Object.values(q.venues);
+    const bid = Math.max(...touches.filter((t) => t.bid > 0).map((t) => t.bid));
+    const ask = Math.min(...touches.filter((t) => t.ask > 0).map((t) => t.ask));
+    assert.deepEqual([q.nbbo.bid, q.nbbo.ask], [bid, ask]);
+    const sizeAt = (key: 'bid' | 'ask', size: 'bid_size' | 'ask_size', px: number) => touches.filter((t) => t[key] === px).reduce((n, t) => n + t[size], 0);
+    assert.ok(Math.abs(q.nbbo.bid_size - sizeAt('bid', 'bid_size', bid)) < 1e-9 && Math.abs(q.nbbo.ask_size - sizeAt('ask', 'ask_size', ask)) < 1e-9);
+    assert.deepEqual(q.book.bids[0], [q.nbbo.bid, q.nbbo.bid_size]);
+    assert.equal(q.nbbo.crossed, bid >= ask);
+    // The other venue's touch is its leg's own quote (the same book second).
+    const strip = (t: Touch) => ({ bid: t.bid, ask: t.ask, bid_size: t.bid_size, ask_size: t.ask_size });
+    await until('the same book second on both calls', async () => {
+      const [both, own] = await Promise.all([get<Consolidated>(`/v1/quotes/${q.symbol}?cross_venue_equivalents=true`), get<Consolidated>(`/v1/quotes/${eq.token_id}`)]);
+      return JSON.stringify(strip(both.body.venues['kalshi']!)) === JSON.stringify(strip(own.body.venues['kalshi']!)) ? true : undefined;
+    }, 10_000);
+    // Without the flag, one venue and no equivalents block; on a pair the flag is 400.
+    const plain = await get<Consolidated>(`/v1/quotes/${q.symbol}`);
+    assert.deepEqual(Object.keys(plain.body.venues), ['polymarket']);
+    assert.equal(plain.body.equivalents, undefined);
+    assert.equal((await get('/v1/quotes/BTC-USDT?cross_venue_equivalents=true')).status, 400);
+  });
+
   it('an event slug of a multi-outcome event is 400 AMBIGUOUS_MULTI_OUTCOME with its candidates; a batch keeps it as an entry', async () => {
     const rows = await walk('venue=polymarket', 500);
     const multi = rows.find((m) => m.yes_token_id === null && m.outcomes.length > 2)!;
@@ -249,5 +291,41 @@ describe('prediction markets listing', () => {
     assert.equal((await get(`/v1/fees?ticker=${'9'.repeat(70)}`)).status, 400);
     assert.equal((await get('/v1/fees?ticker=no-such-market-anywhere')).status, 404);
     assert.equal((await get<{ fees: unknown[] }>(`/v1/fees?ticker=${kalshi.slug}&venues=polymarket`)).body.fees.length, 0);
+  });
+
+  it('maker rewards: /v1/polymarket/rewards lists both tokens of each rewarded trading market; a token in no program is 404', async () => {
+    type Config = { token_id: string; condition_id: string; rewards_min_size: number; rewards_max_spread: number; rate_per_day_usdc: number; current_spread: number | null; reward_end_unix_s: number };
+    const list = await get<{ venue: string; rewards: Config[]; count: number; refreshed_at_unix_s: number }>('/v1/polymarket/rewards');
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.equal(list.body.venue, 'polymarket');
+    assert.equal(list.body.count, list.body.rewards.length);
+    assert.ok(list.body.count >= 20 && list.body.count % 2 === 0, `${list.body.count} rewarded tokens`);
+    assert.ok(Math.abs(list.body.refreshed_at_unix_s - Date.now() / 1000) < 600);
+    const now_s = Date.now() / 1000;
+    for (const r of list.body.rewards) {
+      assert.ok(r.reward_end_unix_s > now_s - 5, 'a running program');
+      assert.ok(r.rewards_max_spread > 0 && r.rewards_max_spread <= 0.045 && r.rewards_min_size >= 20 && r.rate_per_day_usdc >= 1);
+    }
+    // A rewarded token belongs to a trading market whose two tokens are both listed, with the same terms.
+    const first = list.body.rewards[0]!;
+    const rows = await walk('expand=outcomes', 500);
+    const row = rows.find((m) => m.yes_token_id === first.token_id || m.no_token_id === first.token_id);
+    const one = await get<Config>(`/v1/polymarket/rewards/${first.token_id}`);
+    assert.equal(one.status, 200);
+    assert.deepEqual({ ...one.body, current_spread: null }, { ...first, current_spread: null });
+    const pair = list.body.rewards.filter((r) => r.condition_id === first.condition_id);
+    assert.equal(pair.length, 2);
+    assert.ok(row !== undefined, 'a trading market');
+    assert.deepEqual(new Set(pair.map((r) => r.token_id)), new Set([row.yes_token_id, row.no_token_id]));
+    // Tokens in no program, malformed ones, and the ticker-style venue.
+    const rewarded = new Set(list.body.rewards.map((r) => r.token_id));
+    const plain = rows.find((m) => m.yes_token_id !== null && !rewarded.has(m.yes_token_id))!;
+    const missing = await get(`/v1/polymarket/rewards/${plain.yes_token_id}`);
+    assert.equal(missing.status, 404);
+    assert.equal(envelope(missing.body).code, 'NOT_FOUND');
+    assert.equal((await get(`/v1/polymarket/rewards/${'1'.repeat(77)}`)).status, 400);
+    assert.equal((await get('/v1/polymarket/rewards/will-it-rain')).status, 400);
+    assert.equal((await get('/v1/kalshi/rewards')).status, 400);
+    assert.equal((await call(svc.base, 'GET', '/v1/polymarket/rewards')).status, 401);
   });
 });

@@ -116,6 +116,9 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
       if (slugs.length === 0) await new Promise((r) => setTimeout(r, 200));
     }
     ids.set('slug', slugs);
+    ids.set('prediction_venue', ['polymarket']);
+    const rewarded = await call<{ rewards: { token_id: string }[] }>(base, 'GET', '/v1/polymarket/rewards', { token });
+    ids.set('token_id', rewarded.body.rewards.slice(0, 3).map((r) => r.token_id));
   });
 
   after(async () => {

@@ -11,8 +11,8 @@ import { call, envelope, startTradingService, until, type JsonResponse, type Tra
 import { fillPath, operationsOf, type Operation } from './lib/operations.ts';
 
 const VENUES = ['binance', 'okx', 'bybit'];
-/** Path parameters that name market data, the same for everyone (pairs, underlyings, venues, prediction market slugs and tickers): not client-owned. */
-const PUBLIC_PARAMS = new Set(['symbol', 'underlying', 'venue', 'slug']);
+/** Path parameters that name market data, the same for everyone (pairs, underlyings, venues, prediction market slugs, tickers and token ids): not client-owned. */
+const PUBLIC_PARAMS = new Set(['symbol', 'underlying', 'venue', 'slug', 'prediction_venue', 'token_id']);
 
 type Principal = 'alice-live' | 'alice-sandbox' | 'bob-live';
 

@@ -112,6 +112,16 @@ describe('Router', () => {
     }
   });
 
+  it('tries the template with the leftmost literal segment first, whatever the order routes were added in', () => {
+    const rewards = route('get', '/v1/{prediction_venue}/rewards');
+    const order = route('get', '/v1/orders/{node_order_id}');
+    for (const r of [build(rewards, order), build(order, rewards)]) {
+      assert.equal(found(r.match('get', '/v1/orders/rewards')).route, order);
+      assert.deepEqual(found(r.match('get', '/v1/polymarket/rewards')).params, { prediction_venue: 'polymarket' });
+      assert.equal(found(r.match('get', '/v1/orders/ord_1')).route, order);
+    }
+  });
+
   it('throws on a duplicate route, exact or templated', () => {
     assert.throws(() => build(route('get', '/v1/x'), route('get', '/v1/x')), /duplicate route get \/v1\/x/);
     assert.throws(() => build(route('post', '/v1/x/{id}'), route('post', '/v1/x/{id}')), /duplicate route/);

@@ -1,4 +1,4 @@
-import { marketSymbol, type Equivalent, type MarketTimeline, type PredictionEvent, type PredictionMarket, type PredictionVenue } from '../../../../domain/prediction/catalog.ts';
+import { marketSymbol, type Equivalent, type MarketTimeline, type RewardsProgram, type PredictionEvent, type PredictionMarket, type PredictionVenue } from '../../../../domain/prediction/catalog.ts';
 import { hash32, hashUniform } from '../rng.ts';
 import { conditionId, slugify, tickerDate, tickerSecond, tokenId } from './names.ts';
 import { longEvent, upDownEvent, type WorldEvent } from './themes.ts';
@@ -29,6 +29,10 @@ const DAY_MS = 86_400_000;
 export const LONG_HORIZON_MS = 120 * DAY_MS;
 const LONG_HISTORY_MS = 21 * DAY_MS;
 const FAST_HISTORY_SLOTS = 64;
+/** The shapes of the token-style venue's maker-rewards programs: sizes in contracts, spreads of 1 to 4.5 cents, USDC a day. */
+const REWARD_MIN_SIZES = [20, 50, 100, 200] as const;
+const REWARD_MAX_SPREADS_1E9 = [10_000_000, 20_000_000, 30_000_000, 35_000_000, 45_000_000] as const;
+const REWARD_DAILY_USDC_1E9 = [1e9, 2.5e9, 5e9, 10e9, 25e9, 50e9, 100e9, 250e9] as const;
 /** How long a new ticker-style long-dated market stays `initialized` before it opens. */
 const LONG_INITIALIZED_MS = 30 * 60_000;
 
@@ -231,8 +235,27 @@ export class PredictionWorld {
       fee_rate_bps: ev.underlying !== null ? 200 : 0,
       updown: ev.underlying !== null ? { underlying: ev.underlying } : null,
       equivalents: [],
+      rewards: c.placeholder || entry.fast ? null : this.rewardsOf(entry, i),
     }));
     return { venue: 'polymarket', event_id, slug, title: ev.title, description: ev.rules, tags: ev.tags, multi: ev.multi, neg_risk: ev.multi, url, markets };
+  }
+
+  /**
+   * About one long-dated token-style market in three runs a maker-rewards program, funded in
+   * whole weeks from the day it was listed and ending at the close at the latest: at any
+   * instant some programs are running and some have ended on markets still trading.
+   */
+  private rewardsOf(entry: WorldEntry, candidate: number): RewardsProgram | null {
+    const h = hash32(this.seed, entry.index >>> 0, Math.floor(entry.index / 2 ** 32), 0x80 + candidate);
+    if (h % 3 !== 0) return null;
+    const t = entry.timeline.polymarket;
+    const weeks = 2 + ((h >>> 4) % 10);
+    return {
+      min_size: REWARD_MIN_SIZES[(h >>> 8) % REWARD_MIN_SIZES.length]!,
+      max_spread_1e9: REWARD_MAX_SPREADS_1E9[(h >>> 11) % REWARD_MAX_SPREADS_1E9.length]!,
+      rate_per_day_usdc_1e9: REWARD_DAILY_USDC_1E9[(h >>> 14) % REWARD_DAILY_USDC_1E9.length]!,
+      end_ms: Math.min(t.close_ms, Math.floor(t.listed_ms / DAY_MS) * DAY_MS + weeks * 7 * DAY_MS),
+    };
   }
 
   private kalshiEvent(entry: WorldEntry): PredictionEvent {
@@ -260,6 +283,7 @@ export class PredictionWorld {
         fee_rate_bps: 700,
         updown: ev.underlying !== null ? { underlying: ev.underlying } : null,
         equivalents: [],
+        rewards: null,
       };
     });
     return { venue: 'kalshi', event_id: ticker, slug: ticker, title, description: ev.rules, tags: ev.tags, multi: ev.multi, neg_risk: false, url, markets };

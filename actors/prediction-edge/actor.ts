@@ -10,6 +10,7 @@ import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
 import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
 import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
 import type { CatalogPage, ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
+import { PRICE_HISTORY_MIN_STEP_MS, PRICE_HISTORY_WINDOW_MS, type PriceHistoryWindow } from '../../domain/prediction/history.ts';
 import { PredictionLegs, type LegQuote } from './legs.ts';
 
 /** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
@@ -98,6 +99,8 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
         return this.catalog(message.after_seq, message.max_markets);
       case 'Book':
         return this.book(message.market_id, message.depth);
+      case 'PriceHistory':
+        return this.history(message);
       case 'Execute':
         return this.legs!.execute(message).then((answer) => answer ?? NO_REPLY);
       case 'Reconcile':
@@ -288,6 +291,15 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
       tick_1e9: b.tick_1e9,
       ts_ns: Math.floor(now / 1000) * 1000 * NS_PER_MS,
     };
+  }
+
+  private history(ask: Extract<PredictionEdgeMessage, { t: 'PriceHistory' }>): PriceHistoryWindow | null {
+    const hit = this.byMarket.get(ask.market_id);
+    if (hit === undefined) return null;
+    // One window of whole minutes, as the venues serve it; never past now.
+    const step = Math.max(PRICE_HISTORY_MIN_STEP_MS, Math.round(ask.step_ms / PRICE_HISTORY_MIN_STEP_MS) * PRICE_HISTORY_MIN_STEP_MS);
+    const to = Math.min(ask.to_ms, Date.now() + 1, ask.from_ms + PRICE_HISTORY_WINDOW_MS);
+    return this.prices!.history(hit.rec.entry, this.venue, hit.c, ask.leg === 'YES', ask.from_ms, to, step, hit.rec.yes_won[hit.c] ?? null);
   }
 
   private status(): EdgeStatus {

@@ -14,6 +14,11 @@ export type PredictionEdgeMessage =
   /** Both legs' books of a market now (`market_id`), `depth` levels each. */
   | { t: 'Book'; market_id: string; depth: number }
   /**
+   * A leg's price history in [from_ms, to_ms) at `step_ms` (a whole number of minutes, as the
+   * venues publish it), one window of at most 7 days (`domain/prediction/history.ts`); null for an unknown market.
+   */
+  | { t: 'PriceHistory'; market_id: string; leg: 'YES' | 'NO'; from_ms: number; to_ms: number; step_ms: number }
+  /**
    * Child orders from the routers, as every edge takes them (`actors/edge/messages.ts`): IOC
    * `Execute` on a leg's canonical symbol (its token id, `<ticker>:YES|NO`), `Reconcile`; nothing
    * rests on a prediction venue, so `Cancel` and `OpenOrders` find nothing.

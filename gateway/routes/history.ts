@@ -4,6 +4,8 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { tapeKey } from '../market/tape-writer.ts';
+import { PredictionHistory } from '../market/prediction-history.ts';
+import { PredictionQuotes } from '../market/prediction-quotes.ts';
 
 const RANGES_MS: Record<string, number> = {
   '1h': 3_600_000,
@@ -21,8 +23,10 @@ const HistoryQuery = Type.Object({
   range: Type.Optional(Type.String({ enum: Object.keys(RANGES_MS), default: '1d' })),
   fidelity_secs: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, default: 60, description: '0 = tick mode' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'tick mode only' })),
-  paginate: Type.Optional(Type.Boolean({ default: false, description: 'prediction markets only; ignored for CEX symbols' })),
-  instrument_type: Type.Optional(Type.String({ enum: ['spot', 'perp'], default: 'spot' })),
+  paginate: Type.Optional(
+    Type.Boolean({ default: false, description: 'prediction markets only (ignored for CEX symbols): walk the whole range in 7-day windows, at most 200,000 points; without it, the newest window only' }),
+  ),
+  instrument_type: Type.Optional(Type.String({ enum: ['spot', 'perp', 'prediction'], description: 'default: spot when the symbol trades spot, else a prediction leg' })),
 });
 
 const Point = Type.Object({
@@ -58,6 +62,8 @@ const Tick = Type.Object({
 });
 
 export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
+  const predictions = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
+  const history = new PredictionHistory(ctx.topology.endpoint);
   const keyOr404 = (symbol: string, type: 'spot' | 'perp') => {
     const entry = ctx.market.quotes.resolve(symbol, type);
     if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol} (${type})`);
@@ -76,7 +82,7 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
       method: 'get',
       path: '/v1/price_history/{symbol}',
       operationId: 'getPriceHistory',
-      summary: 'Price history from the trade tape, downsampled to fidelity_secs (0 = ticks)',
+      summary: 'Price history: CEX symbols from the trade tape, downsampled to fidelity_secs (0 = ticks); prediction legs from their venue',
       tags: ['market data'],
       auth: 'bearer',
       params: Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }) }),
@@ -84,15 +90,39 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: {
         200: {
           description: 'Points in ascending ts_ns',
-          schema: Type.Object({ symbol: Type.String(), range: Type.String(), fidelity_secs: Type.Integer(), points: Type.Array(Point) }),
+          schema: Type.Object({
+            symbol: Type.String(),
+            range: Type.String(),
+            fidelity_secs: Type.Integer(),
+            points: Type.Array(Point),
+            truncated: Type.Optional(Type.Boolean({ description: 'prediction legs: older points of the range were left out (one window without paginate, or the 200,000-point cap)' })),
+            windows: Type.Optional(Type.Integer({ minimum: 0, description: 'prediction legs: 7-day windows read from the venue' })),
+          }),
         },
+        400: { description: 'a prediction leg in tick mode or at a fidelity that is no whole number of minutes; a multi-outcome event (AMBIGUOUS_MULTI_OUTCOME)' },
         404: { description: 'Unknown symbol' },
       },
       handler: (req) => {
         const q = req.query as Static<typeof HistoryQuery>;
         const range = q.range ?? '1d';
         const fidelity = q.fidelity_secs ?? 60;
-        const { entry, key } = keyOr404(req.params['symbol']!, (q.instrument_type ?? 'spot') as 'spot' | 'perp');
+        const symbol = req.params['symbol']!;
+        const type = q.instrument_type;
+        const cex = type === 'prediction' ? undefined : ctx.market.quotes.resolve(symbol, type === 'perp' ? 'perp' : 'spot');
+        if (cex === undefined && type !== 'perp' && type !== 'spot') {
+          const leg = predictions.resolve(symbol);
+          if (leg !== undefined) {
+            if (fidelity === 0 || fidelity % 60 !== 0) {
+              throw Errors.validation([{ field: 'fidelity_secs', message: 'prediction venues publish history by the minute: a whole number of minutes (60, 120, ...); tick mode is for CEX symbols' }]);
+            }
+            return history.history(leg, RANGES_MS[range]!, fidelity * 1000, q.paginate ?? false).then((page) => ({
+              status: 200,
+              body: { symbol, range, fidelity_secs: fidelity, points: page.points, truncated: page.truncated, windows: page.windows },
+            }));
+          }
+          if (type === 'prediction') throw Errors.notFound(`${symbol} is not a prediction market`);
+        }
+        const { entry, key } = keyOr404(symbol, type === 'perp' ? 'perp' : 'spot');
         const now = Date.now();
         const from = now - RANGES_MS[range]!;
         let points: Record<string, unknown>[];

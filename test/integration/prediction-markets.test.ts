@@ -24,6 +24,7 @@ interface Row {
   best_no_ask: number | null;
   spread_pct: number | null;
   volume_24h: number;
+  start_date: string;
   parent_slug?: string;
   parent_event_id?: string;
   outcome_name?: string | null;
@@ -327,5 +328,47 @@ describe('prediction markets listing', () => {
     assert.equal((await get('/v1/polymarket/rewards/will-it-rain')).status, 400);
     assert.equal((await get('/v1/kalshi/rewards')).status, 400);
     assert.equal((await call(svc.base, 'GET', '/v1/polymarket/rewards')).status, 401);
+  });
+
+  it('price history of a leg from its venue: the minute grid, NO the complement, 7-day windows with paginate, the settled price', async () => {
+    type History = { symbol: string; fidelity_secs: number; points: { ts_ns: number; price_1e9: number }[]; truncated: boolean; windows: number };
+    const rows = await walk('venue=polymarket&expand=outcomes', 500);
+    const old = rows.find((m) => m.best_yes_bid !== null && Date.parse(m.start_date) < Date.now() - 9 * 86_400_000)!;
+    const h = await get<History>(`/v1/price_history/${old.slug}?range=1h`);
+    assert.equal(h.status, 200, JSON.stringify(h.body));
+    assert.ok(h.body.points.length >= 59 && h.body.points.length <= 60, `${h.body.points.length} points`);
+    assert.deepEqual([h.body.truncated, h.body.windows], [false, 1]);
+    for (let i = 1; i < h.body.points.length; i++) assert.equal(h.body.points[i]!.ts_ns - h.body.points[i - 1]!.ts_ns, 60e9);
+    for (const p of h.body.points) assert.ok(p.price_1e9 > 0 && p.price_1e9 < 1e9 && p.price_1e9 % 1e6 === 0);
+    const no = await get<History>(`/v1/price_history/${old.slug}:no?range=1h`);
+    const yesAt = new Map(h.body.points.map((p) => [p.ts_ns, p.price_1e9]));
+    const common = no.body.points.filter((p) => yesAt.has(p.ts_ns));
+    assert.ok(common.length >= 58);
+    for (const p of common) assert.equal(p.price_1e9, 1e9 - yesAt.get(p.ts_ns)!);
+    // A month: one window without paginate (older points left out), every window with it.
+    const one = await get<History>(`/v1/price_history/${old.yes_token_id}?range=1m&fidelity_secs=3600`);
+    assert.deepEqual([one.body.truncated, one.body.windows], [true, 1]);
+    const all = await get<History>(`/v1/price_history/${old.yes_token_id}?range=1m&fidelity_secs=3600&paginate=true`);
+    assert.equal(all.body.truncated, false);
+    assert.ok(all.body.windows >= 2 && all.body.points.length > one.body.points.length, `${all.body.windows} windows, ${all.body.points.length} points`);
+    assert.deepEqual(all.body.points.slice(-one.body.points.length), one.body.points, 'the newest window is the tail of the walk');
+    for (let i = 1; i < all.body.points.length; i++) assert.equal(all.body.points[i]!.ts_ns - all.body.points[i - 1]!.ts_ns, 3600e9);
+    // A resolved market ends on its settled price.
+    const resolved = (await get('/v1/markets?venue=polymarket&active=false&closed=true&limit=5')).body.markets.find((m) => m.yes_token_id !== null)!;
+    const settlement = await get<{ resolved_outcome: string }>(`/v1/settlement/${resolved.slug}`);
+    const last = (await get<History>(`/v1/price_history/${resolved.slug}?range=max&paginate=true`)).body.points.at(-1)!;
+    assert.equal(last.price_1e9, settlement.body.resolved_outcome === 'Yes' ? 1e9 : 0);
+    // Bad input.
+    for (const q of ['fidelity_secs=0', 'fidelity_secs=90']) {
+      const bad = await get(`/v1/price_history/${old.slug}?${q}`);
+      assert.equal(bad.status, 400, q);
+      assert.equal(envelope(bad.body).details[0]!.field, 'fidelity_secs');
+    }
+    const multi = rows.find((m) => m.parent_slug !== undefined)!;
+    assert.equal(envelope((await get(`/v1/price_history/${multi.parent_slug}`)).body).code, 'AMBIGUOUS_MULTI_OUTCOME');
+    assert.equal((await get('/v1/price_history/no-such-market-anywhere')).status, 404);
+    assert.equal((await get(`/v1/price_history/${old.slug}?instrument_type=spot`)).status, 404);
+    assert.equal((await get('/v1/price_history/BTC-USDT?instrument_type=prediction')).status, 404);
+    assert.equal((await get('/v1/price_history/BTC-USDT')).status, 200, 'a pair is still read from the tape');
   });
 });

@@ -1,4 +1,5 @@
 import type { PredictionVenue } from '../../../../domain/prediction/catalog.ts';
+import type { PriceHistoryWindow } from '../../../../domain/prediction/history.ts';
 import type { Level } from '../../../../domain/market.ts';
 import { smoothNoise, type LatentPriceModel } from '../latent-price.ts';
 import { hash32, hashNormal, hashUniform } from '../rng.ts';
@@ -137,6 +138,24 @@ export class PredictionPrices {
           }
         : this.ladder(key, bucket, PRICE_ONE - mid_1e9, tick_1e9, 1);
     return { yes, no, mid_1e9, tick_1e9 };
+  }
+
+  /**
+   * The venue's price history of a leg in [from_ms, to_ms): its probability on the grid of
+   * `step_ms` while it trades, to the venue's 0.001, then the settled price (1 or 0) at the
+   * instant the outcome was determined, when that falls in the window. NO is the complement.
+   */
+  history(entry: WorldEntry, venue: PredictionVenue, c: number, yes: boolean, from_ms: number, to_ms: number, step_ms: number, yesWon: boolean | null): PriceHistoryWindow {
+    const t = entry.timeline[venue];
+    const first_ms = Math.ceil(Math.max(from_ms, t.open_ms) / step_ms) * step_ms;
+    const end = Math.min(to_ms, t.close_ms);
+    const prices_1e9: number[] = [];
+    for (let ts = first_ms; ts < end; ts += step_ms) {
+      const p = Math.round(this.probability(entry, venue, c, ts) * 1000) * 1_000_000;
+      prices_1e9.push(yes ? p : PRICE_ONE - p);
+    }
+    const settled = yesWon !== null && t.determined_ms >= from_ms && t.determined_ms < to_ms ? { ts_ms: t.determined_ms, price_1e9: yesWon === yes ? PRICE_ONE : 0 } : null;
+    return { first_ms, step_ms, prices_1e9, settled };
   }
 
   /**

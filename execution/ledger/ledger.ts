@@ -23,6 +23,7 @@ import { parseSymbol } from '../../domain/market.ts';
 import type { Mode } from '../../domain/orders.ts';
 import { RecentSet } from '../../domain/recent.ts';
 import { exactInt, type ExactInt } from '../../domain/units.ts';
+import { belowMaintenance, fundingPayment1e9, initialMargin1e8, liquidationPrice1e9, maintenanceBps, quoteUsd1e9, settleUsd1e8, type PerpTerms } from './perp.ts';
 
 // --- Vocabulary -------------------------------------------------------------------------------
 
@@ -140,6 +141,9 @@ export interface LedgerRow {
   readonly transferable: boolean;
   readonly settled: boolean;
   readonly settled_mark_usd_1e9: bigint | null;
+  /** Perp rows: initial margin locked on the quote row (quote x 1e8), funding so far (USD x 1e9). */
+  readonly margin_qty_1e8: bigint;
+  readonly funding_usd_1e9: bigint;
 }
 
 interface Row {
@@ -155,6 +159,14 @@ interface Row {
   lifecycle: Lifecycle;
   settled: boolean;
   settledMark: bigint | null;
+  /** Perp rows: the initial margin this position holds locked on its quote row (quote x 1e8). */
+  margin: bigint;
+  /** Perp rows: funding received (+) or paid (-) so far, USD x 1e9; also in `realized`. */
+  funding: bigint;
+  /** Perp rows: initial margin rate of the listing, bps (0 on other rows). */
+  imrBps: number;
+  /** Perp rows: the last funding instant settled (ns), or the instant the position opened. */
+  fundingThroughNs: number;
 }
 
 interface Reservation {
@@ -205,6 +217,23 @@ export interface SpotFill {
   contract?: Instrument;
   /** ...and the cash it is paid in (USD, USDC). */
   cash?: string;
+  /**
+   * A perpetual fill: `symbol` is the perp's pair, its quote (a $1 asset) the margin; the
+   * listing's margin rate, and when it filled (ns: funding instants before it are not owed).
+   */
+  perp?: PerpTerms & { ts_ns: number };
+}
+
+/** One funding instant of a perp listing on a venue, as the venue settled it. */
+export interface FundingSettlement {
+  venue: string;
+  symbol: string;
+  /** The funding instant, ns. */
+  ts_ns: number;
+  /** Rate of the interval, x 1e9 (positive: longs pay shorts). */
+  rate_1e9: IntLike;
+  /** The venue's mark at the instant, USD x 1e9. */
+  mark_1e9: IntLike;
 }
 
 export type FillRejectReason =
@@ -257,6 +286,13 @@ export interface PositionView {
   settled: boolean;
   /** only on event-contract rows: null before settlement */
   settled_mark_usd_1e9?: ExactInt | null;
+  /** Perp rows (docs/positions-and-tca.md, "Perpetuals"): the margin locked on the quote row, maintenance, leverage, liquidation, funding. */
+  initial_margin_usd_1e9?: ExactInt;
+  maintenance_margin_usd_1e9?: ExactInt;
+  leverage?: number;
+  liquidation_price_1e9?: ExactInt | null;
+  margin_state?: 'ok' | 'below_maintenance';
+  funding_usd_1e9?: ExactInt;
   is_sandbox: boolean;
 }
 
@@ -290,6 +326,11 @@ export interface LedgerRowSnapshot {
   lifecycle: Lifecycle;
   settled: boolean;
   settled_mark_usd_1e9: string | null;
+  /** Perp rows only (absent: 0). */
+  margin_qty_1e8?: string;
+  funding_usd_1e9?: string;
+  imr_bps?: number;
+  funding_through_ns?: number;
 }
 
 export interface ReservationSnapshot {
@@ -546,6 +587,7 @@ export class Ledger {
     if (typeof fill.fill_id !== 'string' || fill.fill_id.length === 0) return { status: 'rejected', reason: 'invalid_fill_id' };
     if (this.fillIds.has(fill.fill_id)) return { status: 'duplicate' };
     if (fill.side !== 'buy' && fill.side !== 'sell') return { status: 'rejected', reason: 'invalid_side' };
+    if (fill.perp !== undefined) return this.applyPerpFill(fill, fill.perp);
     // An event-contract fill names its contract and its cash; a spot fill its BASE-QUOTE pair.
     const contract = fill.contract === undefined ? undefined : parseInstrument(fill.contract);
     if (fill.contract !== undefined && (contract?.kind !== 'event_contract' || typeof fill.cash !== 'string' || fill.cash.length === 0)) return { status: 'rejected', reason: 'invalid_symbol' };
@@ -619,6 +661,95 @@ export class Ledger {
     return { status: 'applied', rows: changed.map(copyRow), consumed_qty_1e8: consumed };
   }
 
+  // --- perpetuals (docs/positions-and-tca.md, "Perpetuals") ---
+
+  /**
+   * A perp fill: the signed position moves at the fill's price (average entry; realized PnL on a
+   * reduction or flip, settled into the quote balance), the fee is paid as on spot, and the
+   * position's initial margin is re-locked on the quote row. No notional changes hands. What
+   * the fill took from the quote row (margin added, a loss, the fee) spends its reservation.
+   */
+  private applyPerpFill(fill: SpotFill, terms: PerpTerms & { ts_ns: number }): ApplyFillResult {
+    const parts = parseSymbol(fill.symbol);
+    if (parts === undefined || !isDollarAsset(parts.quote)) return { status: 'rejected', reason: 'invalid_symbol' };
+    const qty = toBig(fill.qty_1e8);
+    const price = toBig(fill.price_1e9);
+    const fee = toBig(fill.fee_1e9);
+    const feeQty = toBig(fill.fee_qty_1e8);
+    if (qty === undefined || qty <= ZERO || price === undefined || price <= ZERO || fee === undefined || feeQty === undefined || !(terms.imr_bps > 0 && terms.imr_bps <= 10_000)) {
+      return { status: 'rejected', reason: 'invalid_amount' };
+    }
+    if (feeQty !== ZERO && (typeof fill.fee_asset !== 'string' || fill.fee_asset.length === 0)) return { status: 'rejected', reason: 'invalid_fee_asset' };
+    const venue = fill.venue;
+    const instrument: Instrument = { kind: 'perp', symbol: fill.symbol, base: parts.base };
+    const key = instrumentKey(instrument);
+    const row = this.venues.get(venue)?.get(key) ?? this.createRow(venue, instrument, key);
+    const quoteRow = this.rowFor(venue, parts.quote);
+    const res = fill.reservation === undefined ? undefined : this.reservations.get(fill.reservation);
+    // Funding instants before a position opened are not owed by it.
+    if (row.qty === ZERO) row.fundingThroughNs = Math.max(row.fundingThroughNs, terms.ts_ns);
+    const realizedBefore = row.realized;
+    trade(row, fill.side === 'buy' ? qty : -qty, price * ONE_USD, PRICE_SCALE);
+    const pnl = settleUsd1e8(row.realized - realizedBefore);
+    trade(quoteRow, pnl, ONE_USD, 1n);
+    let debited = pnl < ZERO ? -pnl : ZERO;
+    let feeRow: Row | undefined;
+    if (feeQty !== ZERO) {
+      feeRow = this.rowFor(venue, fill.fee_asset);
+      if (feeRow.qty === ZERO && feeRow !== quoteRow) feeRow.entry = isDollarAsset(fill.fee_asset) ? ONE_USD : floorDiv(abs(fee) * QTY_SCALE, abs(feeQty));
+      feeRow.qty -= feeQty;
+      if (feeRow === quoteRow && feeQty > ZERO) debited += feeQty;
+    }
+    row.fees += fee;
+    row.imrBps = terms.imr_bps;
+    const margin = initialMargin1e8(row.qty, row.entry, terms.imr_bps);
+    quoteRow.locked += margin - row.margin;
+    if (margin > row.margin) debited += margin - row.margin;
+    row.margin = margin;
+    let consumed = ZERO;
+    if (res !== undefined && res.row === quoteRow && debited > ZERO) {
+      consumed = debited < res.remaining ? debited : res.remaining;
+      res.remaining -= consumed;
+      res.row.locked -= consumed;
+    }
+    this.fillIds.add(fill.fill_id);
+    const changed: Row[] = [row, quoteRow];
+    if (feeRow !== undefined && feeRow !== quoteRow) changed.push(feeRow);
+    for (const r of changed) settleLifecycle(r);
+    return { status: 'applied', rows: changed.map(copyRow), consumed_qty_1e8: consumed };
+  }
+
+  /**
+   * A funding instant of a perp listing: the venue's position there, if open and not yet
+   * settled for this instant, pays (or receives) qty x mark x rate, exactly once: into its
+   * realized PnL and its funding total, out of (into) the quote balance. Returns the row and
+   * the payment (USD x 1e9, positive when paid), or undefined when nothing was owed.
+   */
+  accrueFunding(s: FundingSettlement): { row: LedgerRow; paid_usd_1e9: bigint } | undefined {
+    const parts = parseSymbol(s.symbol);
+    const rate = toBig(s.rate_1e9);
+    const mark = toBig(s.mark_1e9);
+    if (parts === undefined || rate === undefined || mark === undefined || mark <= ZERO) return undefined;
+    const row = this.venues.get(s.venue)?.get(instrumentKey({ kind: 'perp', symbol: s.symbol, base: parts.base }));
+    if (row === undefined || s.ts_ns <= row.fundingThroughNs) return undefined;
+    row.fundingThroughNs = s.ts_ns;
+    if (row.qty === ZERO) return undefined;
+    const paid = fundingPayment1e9(row.qty, mark, rate);
+    row.realized -= paid;
+    row.funding -= paid;
+    const quoteRow = this.rowFor(s.venue, parts.quote);
+    trade(quoteRow, settleUsd1e8(-paid), ONE_USD, 1n);
+    settleLifecycle(quoteRow);
+    return { row: copyRow(row), paid_usd_1e9: paid };
+  }
+
+  /** Open perp positions as (venue, symbol, the last funding instant settled), for the funding clock. */
+  openPerps(): { venue: string; symbol: string; funding_through_ns: number }[] {
+    const out: { venue: string; symbol: string; funding_through_ns: number }[] = [];
+    for (const row of this.ordered) if (row.instrument.kind === 'perp' && row.qty !== ZERO) out.push({ venue: row.venue, symbol: row.instrument.symbol, funding_through_ns: row.fundingThroughNs });
+    return out;
+  }
+
   // --- event contracts: resolution and redemption (spec, Position lifecycle) ---
 
   /**
@@ -688,14 +819,15 @@ export class Ledger {
       if (kinds !== undefined && !kinds.has(row.instrument.kind)) continue;
       if (!includeClosed && !isLive(row.lifecycle.state)) continue;
       const price = markOf(row, marks);
+      const inst = row.instrument;
       // Value rounded toward -inf, entry value toward +inf: unrealized never flatters the client.
       const value = floorDiv(row.qty * price, QTY_SCALE);
       const upnl = value - ceilDiv(row.qty * row.entry, QTY_SCALE);
-      nav += value;
+      // A perp adds its equity to NAV, not its notional: none of it was paid for.
+      nav += inst.kind === 'perp' ? upnl : value;
       unrealized += upnl;
       realized += row.realized;
       fees += row.fees;
-      const inst = row.instrument;
       if (inst.kind === 'fiat' || (inst.kind === 'crypto' && STABLE_SET.has(inst.symbol))) cash += value;
       const view: PositionView = {
         id: row.id,
@@ -716,6 +848,7 @@ export class Ledger {
       };
       if (inst.kind !== 'fiat') view.current_price_usd_1e9 = exactInt(price);
       if (inst.kind === 'event_contract') view.settled_mark_usd_1e9 = row.settledMark === null ? null : exactInt(row.settledMark);
+      if (inst.kind === 'perp') perpFields(view, row, price);
       positions.push(view);
     }
     return {
@@ -752,6 +885,7 @@ export class Ledger {
         lifecycle: { ...r.lifecycle },
         settled: r.settled,
         settled_mark_usd_1e9: r.settledMark === null ? null : r.settledMark.toString(),
+        ...(r.instrument.kind === 'perp' ? { margin_qty_1e8: r.margin.toString(), funding_usd_1e9: r.funding.toString(), imr_bps: r.imrBps, funding_through_ns: r.fundingThroughNs } : {}),
       })),
       reservations: [...this.reservations.values()].map((r) => ({
         id: r.id,
@@ -804,6 +938,10 @@ export class Ledger {
       lifecycle: { state: 'active' },
       settled: false,
       settledMark: null,
+      margin: ZERO,
+      funding: ZERO,
+      imrBps: 0,
+      fundingThroughNs: 0,
     };
     let byKey = this.venues.get(venue);
     if (byKey === undefined) {
@@ -870,6 +1008,19 @@ function markOf(row: Row, marks: MarkFn): bigint {
   return typeof m === 'number' && Number.isSafeInteger(m) && m >= floor ? BigInt(m) : row.entry;
 }
 
+/** The margin read-out of a perp row at `mark` (docs/positions-and-tca.md, "Perpetuals"). */
+function perpFields(view: PositionView, row: Row, mark: bigint): void {
+  const mmr = maintenanceBps(row.imrBps);
+  const margin = quoteUsd1e9(row.margin);
+  const liquidation = liquidationPrice1e9(row.qty, row.entry, margin, mmr);
+  view.initial_margin_usd_1e9 = exactInt(margin);
+  view.maintenance_margin_usd_1e9 = exactInt(ceilDiv(abs(row.qty) * mark * BigInt(Math.round(mmr * 2)), QTY_SCALE * 20_000n));
+  view.leverage = row.imrBps > 0 ? Math.round(10_000 / row.imrBps) : 0;
+  view.liquidation_price_1e9 = liquidation === null ? null : exactInt(liquidation);
+  view.margin_state = belowMaintenance(row.qty, mark, liquidation) ? 'below_maintenance' : 'ok';
+  view.funding_usd_1e9 = exactInt(row.funding);
+}
+
 function copyRow(r: Row): LedgerRow {
   return {
     id: r.id,
@@ -885,6 +1036,8 @@ function copyRow(r: Row): LedgerRow {
     transferable: transferableOf(r.instrument),
     settled: r.settled,
     settled_mark_usd_1e9: r.settledMark,
+    margin_qty_1e8: r.margin,
+    funding_usd_1e9: r.funding,
   };
 }
 
@@ -1007,7 +1160,12 @@ function parseSnapshot(s: unknown): ParsedState | string {
       venues.set(r.venue, byKey);
     }
     if (byKey.has(key)) return `duplicate row ${r.venue} ${key}`;
-    const row: Row = { id: r.id, venue: r.venue, instrument, key, qty, locked, entry, realized, fees, lifecycle, settled: r.settled, settledMark };
+    const margin = r.margin_qty_1e8 === undefined ? ZERO : bigOf(r.margin_qty_1e8);
+    const funding = r.funding_usd_1e9 === undefined ? ZERO : bigOf(r.funding_usd_1e9);
+    const imrBps = r.imr_bps ?? 0;
+    const fundingThroughNs = r.funding_through_ns ?? 0;
+    if (margin === undefined || margin < ZERO || funding === undefined || typeof imrBps !== 'number' || !(imrBps >= 0 && imrBps <= 10_000) || !Number.isSafeInteger(fundingThroughNs)) return `bad perp row ${r.id}`;
+    const row: Row = { id: r.id, venue: r.venue, instrument, key, qty, locked, entry, realized, fees, lifecycle, settled: r.settled, settledMark, margin, funding, imrBps, fundingThroughNs: fundingThroughNs as number };
     byKey.set(key, row);
     byId.set(r.id, row);
     ordered.push(row);
@@ -1024,8 +1182,14 @@ function parseSnapshot(s: unknown): ParsedState | string {
     reservations.set(x.id, { id: x.id, row, remaining });
     reservedByRow.set(row, (reservedByRow.get(row) ?? ZERO) + remaining);
   }
-  // Locked covers at least the open reservations (later it also holds perp margin).
-  for (const [row, reserved] of reservedByRow) if (row.locked < reserved) return `row ${row.id} locks less than its reservations`;
+  // Locked covers at least the open reservations and the margin of the venue's perps.
+  for (const row of ordered) if (row.margin > ZERO) {
+    const quote = parseSymbol((row.instrument as { symbol: string }).symbol)?.quote;
+    const quoteRow = quote === undefined ? undefined : venues.get(row.venue)?.get(quote);
+    if (quoteRow === undefined) return `perp row ${row.id} has margin but no quote row`;
+    reservedByRow.set(quoteRow, (reservedByRow.get(quoteRow) ?? ZERO) + row.margin);
+  }
+  for (const [row, reserved] of reservedByRow) if (row.locked < reserved) return `row ${row.id} locks less than its reservations and margins`;
   const fillIds = new RecentSet<string>(FILL_ID_WINDOW);
   for (const id of s.fill_ids as unknown[]) {
     if (!isStr(id)) return 'bad fill id';

@@ -680,8 +680,9 @@ describe('ledger: stated positions (setPosition, clear)', () => {
     ]);
     assert.deepEqual(positions[3]!.instrument, yes);
     assert.equal(positions[3]!.settled_mark_usd_1e9, null);
-    // Without marks each row is worth its entry: 1,000 + 30,000 - 122,000 + 4 = -90,996.
-    assert.equal(totals.nav_usd_1e9, -90_996 * USD);
+    // Without marks each row is worth its entry: 1,000 + 30,000 + 4, and the perp adds its
+    // equity (0 unrealized at its entry), not its -122,000 of notional.
+    assert.equal(totals.nav_usd_1e9, 31_004 * USD);
     assert.equal(totals.cash_usd_1e9, 1_000 * USD);
     assert.ok(positions.every((p) => p.is_sandbox));
   });
@@ -708,7 +709,8 @@ describe('ledger: stated positions (setPosition, clear)', () => {
         ['event_contract', 400_000_000, 4 * USD, 0],
       ],
     );
-    assert.equal(totals.nav_usd_1e9, 1_000 * USD + 20_000_040_952_262 - 120_000_246_913_578 + 4 * USD);
+    // NAV counts the perp's equity (its unrealized PnL), not its notional.
+    assert.equal(totals.nav_usd_1e9, 1_000 * USD + 20_000_040_952_262 + 1_999_753_086_422 + 4 * USD);
     assert.equal(totals.unrealized_pnl_usd_1e9, 41_152_262 + 1_999_753_086_422);
     assert.equal(totals.cash_usd_1e9, 1_000 * USD);
   });

@@ -17,6 +17,8 @@ export interface ServiceConfig {
   simMarketResolveS?: number;
   /** Long-dated prediction events listed at any instant, both venues together (`SIM_PREDICTION_EVENTS`). */
   simPredictionEvents?: number;
+  /** Seconds between funding instants on every simulated perp venue (`SIM_FUNDING_INTERVAL_S`); unset: each venue's own schedule (1 h, 8 h). */
+  simFundingIntervalS?: number | undefined;
   /** How long the token-style venue's relayer takes to credit a redemption, ms (`REDEEM_CREDIT_DELAY_MS`). */
   redeemCreditDelayMs?: number;
   /** `venue` (default): a simulated venue executes an order its one-way latency after it is sent, live and sandbox alike; `off`: on receipt (engine-only benchmarks). */
@@ -70,6 +72,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     sandboxSeed: integer('SANDBOX_SEED', 1, 0, 2 ** 31 - 1),
     simMarketResolveS: integer('SIM_MARKET_RESOLVE_S', 300, 1, 86_400),
     simPredictionEvents: integer('SIM_PREDICTION_EVENTS', 400, 10, 20_000),
+    simFundingIntervalS: text('SIM_FUNDING_INTERVAL_S') === undefined ? undefined : integer('SIM_FUNDING_INTERVAL_S', 0, 1, 86_400),
     redeemCreditDelayMs: integer('REDEEM_CREDIT_DELAY_MS', 60_000, 0, 3_600_000),
     simOrderLatency,
     credentialsKey,

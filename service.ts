@@ -79,7 +79,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     log,
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag },
-    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, dataDir: config.dataDir, ...execution },
+    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, ...execution },
   });
   const endpoint = topology.endpoint;
 
@@ -134,6 +134,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
   topology.startActor(FAIR_ACTOR);
   prediction.start();
+  gateway.fundingFeed.start();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;

@@ -282,6 +282,30 @@ export function deriveRules(habits: ListingHabits, ref_usd: number): MatchingRul
   };
 }
 
+/**
+ * Maximum leverage of each perpetual venue by base (the others: `*`), as the venues publish
+ * their first tier (docs/positions-and-tca.md, "Perpetuals"). Initial margin is 1 / leverage
+ * of notional; maintenance half of it. Every figure divides 10,000 bps exactly.
+ */
+const MAX_LEVERAGE: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  binance: { BTC: 125, ETH: 100, '*': 50 },
+  bybit: { BTC: 100, ETH: 100, '*': 50 },
+  okx: { BTC: 100, ETH: 100, '*': 50 },
+  hyperliquid: { BTC: 40, ETH: 25, SOL: 20, '*': 10 },
+};
+
+/** Maximum leverage of a perp on a venue; undefined for a venue without perpetuals. */
+export function maxLeverage(venue: string, base: string): number | undefined {
+  const table = MAX_LEVERAGE[venue];
+  return table === undefined ? undefined : (table[base] ?? table['*']);
+}
+
+/** Initial margin rate of a perp on a venue, bps of notional (10,000 / max leverage). */
+export function perpImrBps(venue: string, base: string): number | undefined {
+  const leverage = maxLeverage(venue, base);
+  return leverage === undefined ? undefined : 10_000 / leverage;
+}
+
 function edgeIdOf(venue: VenueId, instrument_type: InstrumentType, hasSpot: boolean): string {
   return instrument_type === 'perp' && hasSpot ? `venue-edge-${venue}-perp` : `venue-edge-${venue}`;
 }

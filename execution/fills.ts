@@ -1,6 +1,6 @@
 // A leg's fill as the durable FillRecord, and a FillRecord as the positions ledger books it.
 import type { ChildExecution } from '../actors/edge/messages.ts';
-import { edgeSpec } from '../domain/venues.ts';
+import { edgeSpec, perpImrBps } from '../domain/venues.ts';
 import type { SpotFill } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
@@ -66,6 +66,7 @@ export function fillQuote(fill: FillRecord): string {
 export function ledgerFill(fill: FillRecord, quote: string = fillQuote(fill)): SpotFill {
   return {
     ...(fill.instrument !== undefined ? { contract: fill.instrument, cash: quote } : {}),
+    ...(fill.instrument_type === 'perp' ? { perp: { imr_bps: perpImrBps(fill.venue, parseSymbol(fill.symbol)!.base) ?? 0, ts_ns: fill.ts_unix_ns } } : {}),
     fill_id: fill.fill_id,
     venue: fill.venue,
     symbol: fill.symbol,

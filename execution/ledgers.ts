@@ -15,6 +15,8 @@ import type { Mode } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
 import { ledgerFill } from './fills.ts';
 import type { ExecutionConfig } from './types.ts';
+import type { FundingPoint } from '../actors/edge/messages.ts';
+import type { FundingAccrual } from './funding-clock.ts';
 
 const LEDGER_CHECKPOINT_MS = 1_000;
 /**
@@ -145,6 +147,51 @@ export class Ledgers {
       if (r.venue === venue && inst.kind === 'event_contract' && r.lifecycle.state === 'resolved' && markets.some((m) => contractOutcome(m, inst, venue) !== undefined)) n++;
     }
     return n;
+  }
+
+  /** The ledgers loaded now. */
+  loaded(): Iterable<LedgerState> {
+    return this.states.values();
+  }
+
+  /** The loaded ledgers' open perps by `venue|symbol`, each with the earliest funding instant any of them has settled. */
+  openPerps(): Map<string, { venue: string; symbol: string; from_ns: number }> {
+    const out = new Map<string, { venue: string; symbol: string; from_ns: number }>();
+    for (const state of this.states.values()) {
+      for (const p of state.ledger.openPerps()) {
+        const key = `${p.venue}|${p.symbol}`;
+        const seen = out.get(key);
+        if (seen === undefined) out.set(key, { venue: p.venue, symbol: p.symbol, from_ns: p.funding_through_ns });
+        else if (p.funding_through_ns < seen.from_ns) seen.from_ns = p.funding_through_ns;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Funding instants of a perp listing as its venue settled them (ascending): every loaded
+   * ledger's open position there pays or receives each instant it held the position through,
+   * once; checkpointed and durable before this resolves. Answers the accruals, for the
+   * `funding` channel.
+   */
+  async accrueFunding(venue: string, symbol: string, points: readonly FundingPoint[]): Promise<{ client: string; mode: Mode; frame: FundingAccrual }[]> {
+    const out: { client: string; mode: Mode; frame: FundingAccrual }[] = [];
+    for (const state of this.states.values()) {
+      let changed = false;
+      for (const p of points) {
+        const r = state.ledger.accrueFunding({ venue, symbol, ts_ns: p.ts_ns, rate_1e9: p.rate_1e9, mark_1e9: p.mark_1e9 });
+        if (r === undefined) continue;
+        changed = true;
+        out.push({
+          client: state.client,
+          mode: state.mode,
+          frame: { kind: 'accrual', venue, symbol, position_id: r.row.id, ts_ns: p.ts_ns, rate_1e9: p.rate_1e9, mark_1e9: p.mark_1e9, qty_1e8: Number(r.row.qty_1e8), paid_usd_1e9: Number(r.paid_usd_1e9), funding_usd_1e9: Number(r.row.funding_usd_1e9) },
+        });
+      }
+      if (changed) this.write(state);
+    }
+    if (out.length > 0) await this.orders.durable();
+    return out;
   }
 
   /** A fill was applied to `state`'s ledger (its record is put in the same turn). */

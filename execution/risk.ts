@@ -11,6 +11,7 @@ import type { OrderRecord } from '../domain/orders.ts';
 import { notionalUsd1e9, PRICE_SCALE } from '../domain/units.ts';
 import { fitRemainder, type LotHolder } from './sor/lot-fit.ts';
 import { legLimit, legReservation, restingQty, type RestingLeg } from './legs.ts';
+import { perpCaps, perpLegReservation } from './perp-orders.ts';
 
 /** Admission after routing: [failure_class, reason] or undefined when the order may go. */
 export function admit(order: OrderRecord, plan: RoutingPlan, canRest: boolean, maxOrderNotionalUsd1e9: number): [string, string] | undefined {
@@ -62,10 +63,17 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
     let limit = Math.min(terms.maxPrice, legLimit(order.side, order.order_type, a.limit_price_1e9, clientLimit, terms.tick));
     // A fee rounded up to the cent per fill can pass the curve's rate on a tiny fill: a cent a level more.
     const extra = order.side === 'buy' ? terms.perFill * a.levels.length : 0;
-    let reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, terms.feeBps) + extra);
+    // A perp leg reserves margin and fee in the quote, either side: at its limit when buying,
+    // at the best level it takes when selling (a short's margin is on the price it sells at).
+    const perp = order.instrument_type === 'perp';
+    const amount = (at: number) =>
+      perp
+        ? perpLegReservation(a.venue, order.symbol, order.side, a.qty_1e8, order.side === 'buy' ? at : Math.max(at, a.levels[0]?.price_1e9 ?? at), terms.feeBps, ledger)
+        : legReservation(order.side, at, a.qty_1e8, terms.feeBps) + extra;
+    let reservation = ledger.reserve(a.venue, perp ? terms.quote : asset, amount(limit));
     if (reservation === false && limit !== a.limit_price_1e9) {
       limit = a.limit_price_1e9;
-      reservation = ledger.reserve(a.venue, asset, legReservation(order.side, limit, a.qty_1e8, terms.feeBps) + extra);
+      reservation = ledger.reserve(a.venue, perp ? terms.quote : asset, amount(limit));
     }
     reservations.push(reservation);
     order.children.push({
@@ -85,10 +93,18 @@ export function reserveLegs(order: OrderRecord, plan: RoutingPlan, restable: rea
   // balance can, until all of it rests; lot dust left by that is fitted like the SOR's. (Never
   // a prediction order's: those are immediate-or-cancel.)
   if (restable.length === 0 || parts === undefined) return reservations;
-  const asset = order.side === 'buy' ? parts.quote : parts.base;
-  const split = splitResting(order.side, order.qty_1e8 - plan.planned_qty_1e8, restable, (leg) => ledger.available(leg.venue, asset));
+  const perp = order.instrument_type === 'perp';
+  const asset = perp || order.side === 'buy' ? parts.quote : parts.base;
+  // A perp rests on margin: what the quote balance carries at the venue's leverage, as a spot
+  // leg's balance would be read (the reservation itself is the perp's, exact).
+  const available = (leg: RestingLeg) =>
+    perp ? BigInt(perpCaps(ledger, leg.venue, order.symbol, leg.limit_price_1e9, reserveFeeBps(leg.edge_id))[order.side === 'buy' ? 'quote_available_1e8' : 'base_available_1e8']) : ledger.available(leg.venue, asset);
+  const split = splitResting(order.side, order.qty_1e8 - plan.planned_qty_1e8, restable, available);
   for (const { leg, qty } of split) {
-    const reservation = ledger.reserve(leg.venue, asset, legReservation(order.side, leg.limit_price_1e9, qty, reserveFeeBps(leg.edge_id)));
+    const amount = perp
+      ? perpLegReservation(leg.venue, order.symbol, order.side, qty, leg.limit_price_1e9, reserveFeeBps(leg.edge_id), ledger)
+      : legReservation(order.side, leg.limit_price_1e9, qty, reserveFeeBps(leg.edge_id));
+    const reservation = ledger.reserve(leg.venue, asset, amount);
     if (reservation === false) continue;
     reservations.push(reservation);
     order.children.push({

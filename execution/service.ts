@@ -24,11 +24,13 @@ import { Reconciliation } from './reconciliation.ts';
 import { RestingLegs } from './resting-legs.ts';
 import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs, unreservedReason } from './risk.ts';
+import { perpMarginRefusal } from './perp-orders.ts';
 import { lotRemainder } from './legs.ts';
 import { legReportProblem } from './leg-reports.ts';
 import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest, Schedule } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
+import { FundingClock } from './funding-clock.ts';
 import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
 
@@ -74,6 +76,7 @@ export interface ExecutionDeps {
  */
 export class ExecutionService {
   private readonly ledgers: Ledgers;
+  private readonly funding: FundingClock;
   private readonly running = new Map<string, Promise<void>>();
   /** Armed graphs being activated. */
   private readonly activating = new Set<string>();
@@ -128,6 +131,7 @@ export class ExecutionService {
     this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
     this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, this.killSwitch, deps.schedule);
+    this.funding = new FundingClock(this.endpoint, deps.schedule, this.ledgers, events, (asset, instrument) => this.markOf(asset, instrument), log);
   }
 
   /** The client's positions ledger in a mode (see ledgers.ts: checkpoint plus replayed fills). */
@@ -142,10 +146,12 @@ export class ExecutionService {
 
   start(): void {
     this.ledgers.start();
+    this.funding.start();
   }
 
   /** Stops the timers (the actor's onStop); `drain` is the graceful end. */
   stop(): void {
+    this.funding.stop();
     this.reconciliation.stop();
     this.legs.stop();
     this.ledgers.stop();
@@ -362,6 +368,7 @@ export class ExecutionService {
   }
 
   async drain(): Promise<void> {
+    this.funding.stop();
     this.reconciliation.stop();
     this.legs.stop();
     // A sliced order is not left waiting for its horizon: it stops with what has filled.
@@ -403,7 +410,9 @@ export class ExecutionService {
     const remainder = order.qty_1e8 - plan.planned_qty_1e8;
     const restable = gtc && remainder > 0 ? restingCandidates(views, order.side, remainder, order.limit_price_1e9!, order.forced_venue) : [];
     const weighed = sliced && plan.planned_qty_1e8 > 0 ? { ...plan, expected_notional_1e9: Math.round((plan.expected_notional_1e9 * order.qty_1e8) / plan.planned_qty_1e8) } : plan;
-    const rejection: [string, string] | undefined = this.killSwitch.active ? ['kill_switch', 'kill switch activated during admission'] : admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9);
+    const rejection: [string, string] | undefined = this.killSwitch.active
+      ? ['kill_switch', 'kill switch activated during admission']
+      : (admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9) ?? (order.instrument_type === 'perp' ? perpMarginRefusal(order, views) : undefined));
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
       // The idempotency key goes in the same durable write as the order its 201 answers with:

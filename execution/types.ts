@@ -48,7 +48,7 @@ export interface ExecutionConfig {
   redeemCreditDelayMs: number;
 }
 
-export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca';
+export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca' | 'funding' | 'margin';
 
 /** Where order events go: the private WebSocket channels and the SSE streams. */
 export interface ExecutionEvents {

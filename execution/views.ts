@@ -9,6 +9,7 @@ import type { VenueStats, VenueView } from './sor/sor-types.ts';
 import type { BenchmarkWalk, BestSingleVenue } from './tca/tca.ts';
 import { parseSymbol } from '../domain/market.ts';
 import { venueFee1e9 } from '../domain/units.ts';
+import { perpCaps } from './perp-orders.ts';
 import type { Messenger } from './types.ts';
 import type { FeeRates } from './fee-tiers.ts';
 
@@ -70,6 +71,11 @@ export class VenueBooks {
       const book = depths[i];
       const rates = fees(edge);
       const observed = stats(venue);
+      // A perp's balance is its margin: both sides draw on the quote (perp-orders.ts).
+      const caps =
+        entry.instrument_type === 'perp'
+          ? perpCaps(ledger, venue, entry.symbol, book?.bidCount ? book.bidsPx[0]! : 0, rates.taker_bps)
+          : { base_available_1e8: Number(ledger.available(venue, parts.base)), quote_available_1e8: Number(ledger.available(venue, parts.quote)) };
       return {
         venue,
         edge_id: edge,
@@ -80,8 +86,7 @@ export class VenueBooks {
         // last advance (its heartbeat): freshness is the edge's, not the last change's.
         last_update_ns: book == null ? 0 : Math.max(book.ts_ns, book.heartbeat_ms * NS_PER_MS),
         has_credentials: credentialed.has(venue),
-        base_available_1e8: Number(ledger.available(venue, parts.base)),
-        quote_available_1e8: Number(ledger.available(venue, parts.quote)),
+        ...caps,
         bids_px: book?.bidsPx ?? EMPTY,
         bids_qty: book?.bidsQty ?? EMPTY,
         bid_count: book?.bidCount ?? 0,

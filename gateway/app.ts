@@ -39,6 +39,7 @@ import { predictionRoutes } from './routes/prediction.ts';
 import { StreamServer } from './ws/stream.ts';
 import { LifecycleServer } from './ws/lifecycle.ts';
 import { LifecycleEvents } from './market/lifecycle-events.ts';
+import { FundingFeed } from './market/funding-feed.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -73,6 +74,8 @@ export class Gateway {
   /** Prediction-market lifecycle events to their streams (and, once durable, to positions). */
   readonly lifecycleEvents: LifecycleEvents;
   private readonly sessions: Sessions;
+  /** The public half of the `funding` channel: rate changes read from the perp edges. */
+  readonly fundingFeed: FundingFeed;
   private listenSocket: us_listen_socket | undefined;
   private readonly pipeline: HttpPipeline;
 
@@ -87,6 +90,7 @@ export class Gateway {
     deps.prediction.onChange(this.lifecycleEvents.onCatalogChange);
     const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() });
     this.orderEvents = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
+    this.fundingFeed = new FundingFeed(this.app, deps.topology.endpoint, deps.log);
     this.context = {
       storage: deps.storage,
       topology: deps.topology,
@@ -180,6 +184,7 @@ export class Gateway {
    * so none of them meets a closed database.
    */
   async close(timeoutMs = 5_000): Promise<void> {
+    this.fundingFeed.stop();
     this.stopListening();
     this.stream.closeAll();
     this.lifecycle.closeAll();

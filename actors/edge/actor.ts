@@ -91,7 +91,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     const seed = Number(ctx.environment.settings['simSeed'] ?? 1);
     this.arrivalMs = ctx.environment.settings['simOrderLatency'] === 'off' ? 0 : this.spec.market.latency_ms;
     const model = new LatentPriceModel(seed);
-    this.sim = new SimVenue(this.spec, model, seed, this, { start_ns: Date.now() * NS_PER_MS });
+    const fundingIntervalS = Number(ctx.environment.settings['simFundingIntervalS'] ?? 0);
+    this.sim = new SimVenue(this.spec, model, seed, this, { start_ns: Date.now() * NS_PER_MS, ...(fundingIntervalS > 0 ? { funding_interval_s: fundingIntervalS } : {}) });
     const depth = ctx.environment.shared['depth'];
     if (depth !== undefined) {
       this.depth = new DepthCacheWriter(depth, this.spec.edge_id);

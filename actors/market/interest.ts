@@ -15,7 +15,7 @@ import { BOOK_COUNT, UNDERLYING_NAMES } from './directory.ts';
  */
 export const InterestKind = { PRICES: 0, BOOK: 1 } as const;
 
-export const PRIVATE_CHANNELS = ['orders', 'fills', 'routing', 'tca'] as const;
+export const PRIVATE_CHANNELS = ['orders', 'fills', 'routing', 'tca', 'funding', 'margin'] as const;
 export type PrivateChannel = (typeof PRIVATE_CHANNELS)[number];
 const PRIVATE_SLOTS = 1024;
 const PRIVATE_BASE = 2 * BOOK_COUNT + UNDERLYING_NAMES.length;

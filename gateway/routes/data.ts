@@ -74,7 +74,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
           description: 'Funding points, ascending per venue',
           schema: Type.Object({
             symbol: Type.String(),
-            history: Type.Array(Type.Object({ venue: Type.String(), ts_ns: Type.Integer(), rate_bps: Type.Number(), rate_1e9: Type.Integer() })),
+            history: Type.Array(Type.Object({ venue: Type.String(), ts_ns: Type.Integer(), rate_bps: Type.Number(), rate_1e9: Type.Integer(), mark_1e9: Type.Integer({ description: "the venue's mark at the funding instant: what positions paid funding on" }) })),
           }),
         },
         404: { description: 'No perpetual venue lists the symbol' },

@@ -77,7 +77,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
               (err: unknown) => ctx.log.warn({ err }, 'first risk read-out not sent'),
             );
             // Risk read-outs follow finished orders: the router builds order events for this listener.
-            return listening(ctx, 'orders', p, ctx.streams.risk.subscribe(`${p.client_id}|${p.mode}`, sink));
+            return listening(ctx, ['orders', 'margin'], p, ctx.streams.risk.subscribe(`${p.client_id}|${p.mode}`, sink));
           },
         };
       },
@@ -97,7 +97,7 @@ export function positionRoutes(ctx: GatewayContext): RouteSpec[] {
         return {
           status: 200,
           body: undefined,
-          sse: (sink) => listening(ctx, 'tca', p, ctx.streams.tca.subscribe(`${p.client_id}|${p.mode}`, sink, (r) => only === undefined || r.node_order_id === only)),
+          sse: (sink) => listening(ctx, ['tca'], p, ctx.streams.tca.subscribe(`${p.client_id}|${p.mode}`, sink, (r) => only === undefined || r.node_order_id === only)),
         };
       },
     },
@@ -133,12 +133,12 @@ export async function riskReadout(ctx: GatewayContext, client: string, mode: 'li
 }
 
 /** Counts an SSE listener in the shared private interest while it is subscribed (the router reads it). */
-function listening(ctx: GatewayContext, channel: PrivateChannel, p: { client_id: string; mode: 'live' | 'sandbox' }, unsubscribe: () => void): () => void {
+function listening(ctx: GatewayContext, channels: readonly PrivateChannel[], p: { client_id: string; mode: 'live' | 'sandbox' }, unsubscribe: () => void): () => void {
   const interest = new Int32Array(ctx.market.memory.interest);
-  const index = privateInterestIndex(channel, p.client_id, p.mode);
-  Atomics.add(interest, index, 1);
+  const indexes = channels.map((channel) => privateInterestIndex(channel, p.client_id, p.mode));
+  for (const index of indexes) Atomics.add(interest, index, 1);
   return () => {
     unsubscribe();
-    Atomics.sub(interest, index, 1);
+    for (const index of indexes) Atomics.sub(interest, index, 1);
   };
 }

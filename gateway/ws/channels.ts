@@ -19,7 +19,12 @@ export interface ChannelSpec {
   topic(channel: string, principal: Principal): string;
   /** Index of the channel's subscriber counter in the shared interest array, if it has one. */
   interest?(channel: string, principal: Pick<Principal, 'client_id' | 'mode'>): number | undefined;
+  /** A public topic the channel also delivers (a channel with a private and a public half). */
+  readonly alsoTopic?: string;
 }
+
+/** The public half of the `funding` channel: rate changes (gateway/market/funding-feed.ts). */
+export const FUNDING_RATES_TOPIC = '$funding:rates';
 
 const exact = (name: string, description: string): ChannelSpec => ({
   name,
@@ -73,6 +78,10 @@ export const CHANNELS: readonly ChannelSpec[] = [
   privateChannel('fills', "the caller's fills (FillRecord), each once, after it is durable"),
   privateChannel('routing', 'the routing plan of each order: venues, levels, scores, why each venue was kept or dropped'),
   privateChannel('tca', 'TCA of each completed order'),
+  {
+    ...privateChannel('funding', 'perpetual funding: each listing\'s rate when it changes (kind rate), and each funding payment on the caller\'s positions (kind accrual)'),
+    alsoTopic: FUNDING_RATES_TOPIC,
+  },
   bookChannel('prices:', InterestKind.PRICES, 'NBBO on change: bid, ask, mid, bid_sz, ask_sz, spread_bps, ts_ns (append :perp for perpetuals)'),
   bookChannel('book:', InterestKind.BOOK, 'merged book (20 levels) on change: bids, asks as [price, size], ts_ns (append :perp for perpetuals)'),
   fairChannel,

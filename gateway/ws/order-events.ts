@@ -22,6 +22,11 @@ export class OrderEvents {
   publish([channel, client, mode, data]: OrderEvent): void {
     const key = `${client}|${mode}`;
     if (channel === 'tca') this.streams.tca.publish(key, 'tca_report', data as { node_order_id: string });
+    // A perp position crossing its liquidation price is a risk event (execution/funding-clock.ts).
+    if (channel === 'margin') {
+      this.streams.risk.publish(key, 'margin', data as Record<string, unknown>);
+      return;
+    }
     if (channel === 'orders' && this.streams.risk.has(key) && (data as { engine_phase?: string }).engine_phase === 'done') {
       this.riskReadout(client, mode).then(
         (readout) => this.streams.risk.publish(key, 'risk', readout),

@@ -9,7 +9,7 @@ export interface StreamUser {
   principal: Principal;
   connectionId: string;
   /** channel name -> its topic and interest counter index (-1: none) */
-  subscriptions: Map<string, { topic: string; interest: number }>;
+  subscriptions: Map<string, { topic: string; interest: number; also?: string }>;
   /** Unregisters the connection from the sessions of its credential. */
   forget: () => void;
 }
@@ -115,8 +115,9 @@ export class StreamServer {
         }
         const topic = spec.topic(channel, user.principal);
         const interest = spec.interest?.(channel, user.principal) ?? -1;
-        user.subscriptions.set(channel, { topic, interest });
+        user.subscriptions.set(channel, spec.alsoTopic === undefined ? { topic, interest } : { topic, interest, also: spec.alsoTopic });
         ws.subscribe(topic);
+        if (spec.alsoTopic !== undefined) ws.subscribe(spec.alsoTopic);
         if (interest >= 0 && this.deps.interest !== undefined) Atomics.add(this.deps.interest, interest, 1);
       }
       accepted.push(channel);
@@ -134,6 +135,7 @@ export class StreamServer {
       if (sub === undefined) continue;
       user.subscriptions.delete(channel);
       ws.unsubscribe(sub.topic);
+      if (sub.also !== undefined) ws.unsubscribe(sub.also);
       this.release(sub.interest);
     }
     ws.send(JSON.stringify({ type: 'unsubscribed', channels: list }));

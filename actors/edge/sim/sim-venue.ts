@@ -106,6 +106,8 @@ export interface FundingPoint {
   ts_ns: number;
   rate_bps: number;
   rate_1e9: number;
+  /** The venue's mark at the instant (price_1e9): what positions pay funding on. */
+  mark_1e9: number;
 }
 
 export interface SimVenueStats {
@@ -139,6 +141,8 @@ export interface SimVenueOptions {
   start_ns?: number;
   /** Matching engine per symbol; default `OrderBook`. */
   matcher?: MatcherFactory;
+  /** Seconds between funding instants instead of the venue's schedule (a compressed clock for demos and tests; the rate per interval is unchanged). */
+  funding_interval_s?: number;
 }
 
 const NS_PER_MS = 1e6;
@@ -250,6 +254,8 @@ export class SimVenue {
   private readonly clientOrders = new Map<number, { s: SymbolSim; left: number }>();
   private readonly ownFill: ExecutionFill = { price_1e9: 0, qty_1e8: 0, trade_id: '', ts_ns: 0 };
   private readonly isPerp: boolean;
+  /** Between funding instants (ns): the venue's schedule or the compressed clock of `SimVenueOptions`; 0 on a spot edge. */
+  private readonly fundingIntervalNs: number;
   private readonly latencyNs: number;
   private readonly levelsPerSide: number;
   private readonly lpCount: number;
@@ -290,6 +296,7 @@ export class SimVenue {
     this.levelsPerSide = edge.market.levels;
     this.lpCount = edge.market.lp_count;
     this.startNs = options.start_ns;
+    this.fundingIntervalNs = edge.funding === null ? 0 : options.funding_interval_s !== undefined ? options.funding_interval_s * NS_PER_S : edge.funding.interval_h * NS_PER_HOUR;
     const createMatcher = options.matcher ?? ((rules, listener) => new OrderBook(rules, listener));
     // One listener per symbol, made once: the matcher's callbacks reach this venue's private
     // handlers with the symbol already bound, so no event allocates a closure.
@@ -485,14 +492,14 @@ export class SimVenue {
     const s = this.bySymbol.get(symbol);
     const spec = this.edge.funding;
     if (s === undefined || spec === null || !this.isPerp) return undefined;
-    const interval = spec.interval_h * NS_PER_HOUR;
+    const interval = this.fundingIntervalNs;
     const start = Math.floor(now_ns / interval) * interval;
     const rate = this.fundingRate(s, start, now_ns);
     return {
       symbol,
       rate_bps: round4(rate * 1e4),
       rate_1e9: Math.round(rate * PRICE_SCALE),
-      interval_hours: spec.interval_h,
+      interval_hours: interval / NS_PER_HOUR,
       next_funding_ns: start + interval,
       premium_bps: round4(this.premium(s, now_ns) * 1e4),
       ts_ns: now_ns,
@@ -507,14 +514,14 @@ export class SimVenue {
     const s = this.bySymbol.get(symbol);
     const spec = this.edge.funding;
     if (s === undefined || spec === null || !this.isPerp || to_ns < from_ns) return [];
-    const interval = spec.interval_h * NS_PER_HOUR;
+    const interval = this.fundingIntervalNs;
     const last = Math.floor(to_ns / interval);
     const first = Math.max(Math.ceil(from_ns / interval), last - FUNDING_HISTORY_MAX + 1);
     const out: FundingPoint[] = [];
     for (let k = first; k <= last; k++) {
       const at = k * interval;
       const rate = this.fundingRate(s, at - interval, at - 1);
-      out.push({ ts_ns: at, rate_bps: round4(rate * 1e4), rate_1e9: Math.round(rate * PRICE_SCALE) });
+      out.push({ ts_ns: at, rate_bps: round4(rate * 1e4), rate_1e9: Math.round(rate * PRICE_SCALE), mark_1e9: Math.round(this.venueRef(s, at)) });
     }
     return out;
   }

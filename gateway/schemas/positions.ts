@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Instrument, Lifecycle, PositionsView, PositionTotals, PositionView } from '../../execution/ledger/ledger.ts';
-import { Count, describing, ExactInteger, Nullable } from './common.ts';
+import { Count, describing, ExactInteger, Nullable, StringEnum } from './common.ts';
 
 /**
  * The unified position model (spec: "Position", "Positions"; execution/ledger/ledger.ts
@@ -75,6 +75,12 @@ export const PositionSchema = describing<PositionView>()(
       transferable: Type.Boolean({ description: 'true for fiat and spot crypto' }),
       settled: Type.Boolean(),
       settled_mark_usd_1e9: Type.Optional(Nullable(ExactInteger({ minimum: 0 }), 'only on event-contract rows: null before settlement')),
+      initial_margin_usd_1e9: Type.Optional(ExactInteger({ minimum: 0, description: 'perp rows: initial margin locked on the venue\'s quote row, at the maximum leverage' })),
+      maintenance_margin_usd_1e9: Type.Optional(ExactInteger({ minimum: 0, description: 'perp rows: |qty| x mark x maintenance rate (half the initial rate)' })),
+      leverage: Type.Optional(Type.Number({ minimum: 0, description: 'perp rows: the leverage the margin is locked at (0 for a stated position)' })),
+      liquidation_price_1e9: Type.Optional(Nullable(ExactInteger({ minimum: 0 }), 'perp rows: the mark at which the position\'s isolated equity meets maintenance; null when none reaches it')),
+      margin_state: Type.Optional(StringEnum(['ok', 'below_maintenance'] as const, 'perp rows')),
+      funding_usd_1e9: Type.Optional(ExactInteger({ description: 'perp rows: funding received (+) or paid (-) so far; included in realized PnL' })),
       is_sandbox: Type.Boolean(),
     },
     {

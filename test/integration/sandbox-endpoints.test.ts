@@ -166,7 +166,8 @@ describe('sandbox endpoints (real service)', () => {
     ]);
     const always = ['id', 'venue', 'instrument', 'qty_1e8', 'locked_qty_1e8', 'available_qty_1e8', 'entry_price_usd_1e9', 'current_value_usd_1e9', 'unrealized_pnl_usd_1e9', 'realized_pnl_usd_1e9', 'fees_usd_1e9', 'lifecycle', 'transferable', 'settled', 'is_sandbox'];
     for (const p of rows) {
-      const fields = [...always, ...(p.instrument.kind === 'fiat' ? [] : ['current_price_usd_1e9']), ...(p.instrument.kind === 'event_contract' ? ['settled_mark_usd_1e9'] : [])];
+      const perpFields = ['initial_margin_usd_1e9', 'maintenance_margin_usd_1e9', 'leverage', 'liquidation_price_1e9', 'margin_state', 'funding_usd_1e9'];
+      const fields = [...always, ...(p.instrument.kind === 'fiat' ? [] : ['current_price_usd_1e9']), ...(p.instrument.kind === 'event_contract' ? ['settled_mark_usd_1e9'] : []), ...(p.instrument.kind === 'perp' ? perpFields : [])];
       assert.deepEqual(Object.keys(p).sort(), fields.sort(), `${p.venue} ${p.instrument.kind}`);
       assert.equal(p.is_sandbox, true);
       assert.equal(p.locked_qty_1e8, 0);

@@ -21,6 +21,8 @@ export interface ServiceConfig {
   simFundingIntervalS?: number | undefined;
   /** How long the token-style venue's relayer takes to credit a redemption, ms (`REDEEM_CREDIT_DELAY_MS`). */
   redeemCreditDelayMs?: number;
+  /** How long a new managed trading wallet provisions, ms (`WALLET_PROVISION_MS`). */
+  walletProvisionMs?: number;
   /** `venue` (default): a simulated venue executes an order its one-way latency after it is sent, live and sandbox alike; `off`: on receipt (engine-only benchmarks). */
   simOrderLatency?: 'venue' | 'off';
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
@@ -74,6 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     simPredictionEvents: integer('SIM_PREDICTION_EVENTS', 400, 10, 20_000),
     simFundingIntervalS: text('SIM_FUNDING_INTERVAL_S') === undefined ? undefined : integer('SIM_FUNDING_INTERVAL_S', 0, 1, 86_400),
     redeemCreditDelayMs: integer('REDEEM_CREDIT_DELAY_MS', 60_000, 0, 3_600_000),
+    walletProvisionMs: integer('WALLET_PROVISION_MS', 5_000, 0, 600_000),
     simOrderLatency,
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),

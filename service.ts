@@ -68,6 +68,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
     simAccountUsd: config.simAccountUsd ?? 100_000,
     redeemCreditDelayMs: config.redeemCreditDelayMs ?? 60_000,
+    walletProvisionMs: config.walletProvisionMs ?? 5_000,
   };
 
   // 3. Threads and rings: thread 0 (gateway, journal) and the actor workers (edges, books, fair

@@ -4,6 +4,7 @@
 // large ledger only once enough fills make it worth rewriting (`checkpointDue`).
 import type { OrderLog } from './types.ts';
 import { edgesOfVenue, venues } from '../domain/venues.ts';
+import { CHAINS, WALLET_GAS_ETH_1E8 } from '../domain/chains.ts';
 import { instrumentKey, Ledger, type ContractOutcome, type EventContractInstrument, type LedgerSnapshot } from './ledger/ledger.ts';
 import { contractOutcome, type ResolutionFacts } from './contract-outcomes.ts';
 import { nowNs } from '../domain/units.ts';
@@ -249,6 +250,39 @@ export class Ledgers {
     ledger.seed(venue, balances);
     this.write(this.state(client, mode));
     await this.orders.durable();
+  }
+
+  /**
+   * A managed wallet was created: the simulated chains fund it (a faucet) with gas and
+   * `usdc_1e8` of USDC on each chain it holds nothing on yet; its balances are the chain
+   * venues' rows. Durable before it resolves; answers the chains funded.
+   */
+  async fundWallet(client: string, mode: Mode, usdc_1e8: bigint): Promise<string[]> {
+    const state = this.state(client, mode);
+    const funded: string[] = [];
+    for (const { chain, native } of CHAINS) {
+      if (state.ledger.rows().some((r) => r.venue === chain)) continue;
+      state.ledger.seed(chain, [
+        { asset: native, qty_1e8: WALLET_GAS_ETH_1E8, mark_usd_1e9: this.markOf(native) },
+        { asset: 'USDC', qty_1e8: usdc_1e8 },
+      ]);
+      funded.push(chain);
+    }
+    if (funded.length > 0) {
+      this.write(state);
+      await this.orders.durable();
+    }
+    return funded;
+  }
+
+  /** A withdrawal from the wallet's balance on a chain: false when it holds less than `qty_1e8` available. */
+  async withdraw(client: string, mode: Mode, chain: string, token: string, qty_1e8: bigint): Promise<{ left_qty_1e8: bigint } | false> {
+    const state = this.state(client, mode);
+    const row = state.ledger.transferOut(chain, token, qty_1e8);
+    if (row === false) return false;
+    this.write(state);
+    await this.orders.durable();
+    return { left_qty_1e8: row.qty_1e8 };
   }
 
   /**

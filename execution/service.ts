@@ -157,6 +157,21 @@ export class ExecutionService {
     this.ledgers.stop();
   }
 
+  /** A managed wallet was created: its chains' balances (ledgers.ts `fundWallet`). */
+  fundWallet(owner: OrderOwner, usdc_1e8: bigint): Promise<string[]> {
+    return this.ledgers.fundWallet(owner.client_id, owner.mode, usdc_1e8);
+  }
+
+  /** POST /v1/wallets/withdraw: debits the wallet's balance on the chain; refused (the amount) when it holds less. */
+  async withdraw(owner: OrderOwner, chain: string, token: string, qty_1e8: bigint): Promise<bigint> {
+    const done = await this.ledgers.withdraw(owner.client_id, owner.mode, chain, token, qty_1e8);
+    if (done === false) {
+      const available = this.ledgers.ledger(owner.client_id, owner.mode).available(chain, token);
+      throw refuse(ResultCode.INVALID_FIELD, `the wallet holds ${available} (qty_1e8) of ${token} available on ${chain}, less than the ${qty_1e8} asked`, 'amount');
+    }
+    return done.left_qty_1e8;
+  }
+
   /** Opens a simulated venue account when credentials are stored (see ledgers.ts). */
   openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
     return this.ledgers.openSimAccount(client, mode, venue);

@@ -46,6 +46,8 @@ export interface ExecutionConfig {
   simAccountUsd: number;
   /** How long the token-style venue's relayer takes to credit a redemption, ms (`REDEEM_CREDIT_DELAY_MS`). */
   redeemCreditDelayMs: number;
+  /** How long a new managed wallet provisions before it is ready, ms (`WALLET_PROVISION_MS`). */
+  walletProvisionMs: number;
 }
 
 export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca' | 'funding' | 'margin';

@@ -40,6 +40,7 @@ import { StreamServer } from './ws/stream.ts';
 import { LifecycleServer } from './ws/lifecycle.ts';
 import { LifecycleEvents } from './market/lifecycle-events.ts';
 import { FundingFeed } from './market/funding-feed.ts';
+import { walletRoutes } from './routes/wallets.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -117,6 +118,7 @@ export class Gateway {
       ...positionRoutes(this.context),
       ...sandboxRoutes(this.context),
       ...predictionRoutes(this.context),
+      ...walletRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),

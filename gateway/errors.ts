@@ -73,6 +73,10 @@ export const Errors = {
       allow: allowed.join(', '),
     }),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
+  /** Spec, Errors: a DEX order (or a wallet operation) with no trading wallet. */
+  noTradingWallet: (message = 'no trading wallet: create one with POST /v1/wallets/trading/create-managed') => new ApiError(404, 'NO_TRADING_WALLET', message),
+  /** Spec, Errors: the trading wallet is still provisioning. */
+  tradingWalletNotReady: (message: string) => new ApiError(409, 'TRADING_WALLET_NOT_READY', message),
   /** A redeem of a prediction market whose outcome is not known yet (docs/prediction-markets.md). */
   marketNotResolved: (message: string) => new ApiError(409, 'MARKET_NOT_RESOLVED', message),
   payloadTooLarge: (limit: number) =>

@@ -49,9 +49,11 @@ export interface Databases {
   readonly sandboxSettings: Database<unknown, string>;
   /** [venue, market_id] -> a prediction market's resolution as the gateway observed it (market-resolutions.ts) */
   readonly marketResolutions: Database<unknown, [string, string]>;
+  /** [client_id, mode] -> the managed trading wallet, its key sealed (wallets.ts) */
+  readonly wallets: Database<unknown, [string, 'live' | 'sandbox']>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -90,6 +92,7 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     credentials: root.openDB({ name: 'credentials' }),
     sandboxSettings: root.openDB({ name: 'sandbox_settings' }),
     marketResolutions: root.openDB({ name: 'market_resolutions' }),
+    wallets: root.openDB({ name: 'wallets' }),
   };
   if (options.readerOnly) return databases;
   try {

@@ -10,6 +10,7 @@ import { OrderStore } from './orders.ts';
 import { TradeTape } from './trades.ts';
 import { SandboxSettingsStore } from './sandbox-settings.ts';
 import { MarketResolutionStore } from './market-resolutions.ts';
+import { WalletStore } from './wallets.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -28,6 +29,7 @@ export class Storage {
   readonly credentials: CredentialStore;
   readonly sandboxSettings: SandboxSettingsStore;
   readonly marketResolutions: MarketResolutionStore;
+  readonly wallets: WalletStore;
   private closed = false;
 
   private constructor(
@@ -43,6 +45,7 @@ export class Storage {
     this.credentials = new CredentialStore(db, cipher);
     this.sandboxSettings = new SandboxSettingsStore(db);
     this.marketResolutions = new MarketResolutionStore(db);
+    this.wallets = new WalletStore(db, cipher);
   }
 
   /**

@@ -540,6 +540,20 @@ export class Ledger {
     return deleted;
   }
 
+  /**
+   * Tokens sent out of the venue (a wallet withdrawal): the row's qty goes down at its entry
+   * price, nothing realized. False, with nothing changed, for an amount that is not a positive
+   * integer or more than is available (qty - locked).
+   */
+  transferOut(venue: string, asset: string, qty_1e8: IntLike): LedgerRow | false {
+    const qty = toBig(qty_1e8);
+    const row = this.venues.get(venue)?.get(asset);
+    if (qty === undefined || qty <= ZERO || row === undefined || row.qty - row.locked < qty) return false;
+    row.qty -= qty;
+    settleLifecycle(row);
+    return copyRow(row);
+  }
+
   // --- reservations (pre-trade risk) ---
 
   /**

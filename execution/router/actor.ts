@@ -45,7 +45,7 @@ function workerResources(ctx: ActorContext): WorkerResources {
 
 /** The execution settings every router reads from the topology's settings. */
 function executionConfig(settings: Readonly<Record<string, string | number | boolean>>): ExecutionConfig {
-  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']), redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000) };
+  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']), redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000), walletProvisionMs: Number(settings['walletProvisionMs'] ?? 5_000) };
 }
 
 /**
@@ -153,6 +153,10 @@ export function routerActor(key: string): Actor<RouterMessage> {
           return answer(s.marketResolved(m.resolution));
         case 'Redeem':
           return answer(s.redeem(owner, m.venue, m.markets, m.credit_delay_ms));
+        case 'WalletFunded':
+          return answer(s.fundWallet(owner, BigInt(m.usdc_1e8)));
+        case 'Withdraw':
+          return answer(s.withdraw(owner, m.chain, m.token, BigInt(m.qty_1e8)).then((left) => left.toString()));
         default:
           ctx.log.warn({ router: key, type: (m as { t?: unknown }).t }, 'unknown router message dropped');
           return undefined;
@@ -184,7 +188,9 @@ export function routerActor(key: string): Actor<RouterMessage> {
         // here on (the sandbox profile of the next orders) see them through a fresh transaction.
         reader!.refresh();
         sandboxProfile = profileOf(effectiveSandboxSettings(db!, owner.client_id), sandboxSeed);
-        return s.resetSandbox(owner, balance);
+        // A reset funds the sandbox wallet's chains again, as it funds every venue.
+        const wallet = db!.wallets.get([owner.client_id, 'sandbox']) !== undefined;
+        return s.resetSandbox(owner, balance).then(async (answer) => (wallet ? { ...answer, venues_seeded: [...answer.venues_seeded, ...(await s.fundWallet(owner, balance))] } : answer));
       }
     }
   }

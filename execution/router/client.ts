@@ -122,6 +122,16 @@ export class RouterClient {
     return this.call(owner, { t: 'Redeem', venue, markets, credit_delay_ms: creditDelayMs });
   }
 
+  /** A managed wallet was created: fund its chains (durable before it resolves). */
+  fundWallet(owner: OrderOwner, usdc_1e8: bigint): Promise<string[]> {
+    return this.call(owner, { t: 'WalletFunded', usdc_1e8: usdc_1e8.toString() });
+  }
+
+  /** A withdrawal from the wallet's balance on a chain; answers what is left (qty_1e8, decimal text). */
+  withdraw(owner: OrderOwner, chain: string, token: string, qty_1e8: bigint): Promise<string> {
+    return this.call(owner, { t: 'Withdraw', chain, token, qty_1e8: qty_1e8.toString() });
+  }
+
   /** Kill switch: every router cancels its armed orders and resting legs. */
   async haltAll(): Promise<void> {
     await this.everyRouter({ t: 'Halt' });

@@ -66,6 +66,10 @@ export type RouterMessage =
    * pay out (`RedeemAnswer`); on the token-style venue the credit lands `credit_delay_ms` later.
    */
   | { t: 'Redeem'; venue: string; markets: ResolutionFacts[]; credit_delay_ms: number }
+  /** A managed wallet was created (stored first): the simulated chains fund it with gas and `usdc_1e8` (decimal text) of USDC. */
+  | { t: 'WalletFunded'; usdc_1e8: string }
+  /** POST /v1/wallets/withdraw: `qty_1e8` (decimal text) of `token` leaves the wallet's balance on `chain`; answers what is left. */
+  | { t: 'Withdraw'; chain: string; token: string; qty_1e8: string }
   | MakerFill;
 
 /** A router's answer: the result, or the engine's refusal (mapped to the envelope by the gateway). */

@@ -63,7 +63,7 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
   const ids = new Map<string, string[]>();
 
   before(async () => {
-    trading = await startTradingService({ client: 'fuzz', venues: VENUES, symbol: 'BTC-USDT', service: { workers: 2 } });
+    trading = await startTradingService({ client: 'fuzz', venues: VENUES, symbol: 'BTC-USDT', service: { workers: 2, walletProvisionMs: 0 } });
     const storage = trading.svc.service.storage;
     // Far above anything the run asks: throttling is tested elsewhere, here it would only hide handlers.
     for (const client_id of ['fuzz', 'fuzz-quiet']) await storage.clients.put({ client_id, tier: 'enterprise', rate_limit_qps: 1_000_000, is_admin: false, created_at_ms: Date.now() });
@@ -85,6 +85,10 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
         // Decimal amounts the sandbox converts exactly: a random double has too many decimal places.
         ['initial_balance_usd', fc.constantFrom(1_000_000_000, 2_500.5, 0)],
         ['qty', fc.constantFrom(0, 0.5, 2, 1_250.125)],
+        // A withdrawal that can succeed: a checksummed address, a small amount of a held token.
+        ['recipient', fc.constantFrom('0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23')],
+        ['amount', fc.constantFrom('0.01', '0.5', '1')],
+        ['token', fc.constantFrom('ETH', 'USDC')],
       ]),
     );
     contract = new ResponseContract(doc);
@@ -117,6 +121,8 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
     }
     ids.set('slug', slugs);
     ids.set('prediction_venue', ['polymarket']);
+    // A ready trading wallet, so the wallet reads and withdrawals reach their handlers.
+    assert.equal((await call(base, 'POST', '/v1/wallets/trading/create-managed', { token, body: { label: 'fuzz' } })).status, 201);
     const rewarded = await call<{ rewards: { token_id: string }[] }>(base, 'GET', '/v1/polymarket/rewards', { token });
     ids.set('token_id', rewarded.body.rewards.slice(0, 3).map((r) => r.token_id));
   });

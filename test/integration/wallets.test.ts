@@ -31,6 +31,8 @@ let keys: { live: string; sandbox: string };
 const get = <T>(path: string, token = keys.sandbox) => call<T>(svc.base, 'GET', path, { token });
 const post = <T>(path: string, body: unknown, token = keys.sandbox) => call<T>(svc.base, 'POST', path, { token, body });
 const chainRows = async (token = keys.sandbox) => (await get<{ positions: Row[] }>('/v1/positions?venues=dex-eth,dex-arb', token)).body.positions;
+/** The balances only: marks move between two reads. */
+const balances = async () => (await chainRows()).map((r) => [r.venue, r.instrument.symbol, r.qty_1e8]);
 
 describe('managed trading wallets', () => {
   before(async () => {
@@ -77,7 +79,7 @@ describe('managed trading wallets', () => {
   });
 
   it('withdraws: the balance is debited, the transfer signed; every bad request is a 4xx that changes nothing', async () => {
-    const before = await chainRows();
+    const before = await balances();
     const bad: [Record<string, unknown>, string][] = [
       [{ chain: 'dex-arb', token: 'ETH', amount: '0.5', recipient: '0x2c7536E3605D9C16a7a3D7b1898e529396a65C23' }, 'recipient'],
       [{ chain: 'dex-arb', token: 'ETH', amount: '0.5', recipient: '0x1234' }, 'recipient'],
@@ -94,7 +96,7 @@ describe('managed trading wallets', () => {
       assert.equal(res.status, 400, JSON.stringify([body, res.body]));
       assert.ok(envelope(res.body).details.some((d) => d.field.includes(field)), JSON.stringify(res.body));
     }
-    assert.deepEqual(await chainRows(), before, 'nothing written by a refused withdrawal');
+    assert.deepEqual(await balances(), before, 'nothing written by a refused withdrawal');
     const ok = await post<{ status: string; amount_1e8: number; recipient: string; from: string; tx_hash: string; remaining_1e8: string }>('/v1/wallets/withdraw', { chain: 'dex-arb', token: 'ETH', amount: '0.5', recipient: RECIPIENT.toLowerCase() });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.deepEqual([ok.body.status, ok.body.amount_1e8, ok.body.recipient, ok.body.remaining_1e8], ['submitted', 50_000_000, RECIPIENT, '150000000']);

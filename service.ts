@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ServiceConfig } from './config.ts';
 import { createLogger, flushLogs } from './engine/log.ts';
 import { Topology } from './engine/topology.ts';
+import { CHAINS } from './domain/chains.ts';
 import { Authenticator } from './gateway/auth/authenticator.ts';
 import { Gateway } from './gateway/app.ts';
 import { Storage } from './storage/index.ts';
@@ -134,6 +135,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   await topology.start();
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
   topology.startActor(FAIR_ACTOR);
+  for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();
   gateway.fundingFeed.start();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');

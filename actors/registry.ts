@@ -5,6 +5,7 @@ import { fairPriceActor } from './fair-price/actor.ts';
 import { probeActor } from './probe/actor.ts';
 import { predictionEdgeActor } from './prediction-edge/actor.ts';
 import { simEdge } from './edge/sim/catalog.ts';
+import { dexChainActor } from './dex-chain/actor.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));
@@ -18,11 +19,13 @@ function venueEdge(key: string) {
  *                           prediction venues' edges are their own actor (prediction-edge/)
  *   book:<symbol>[:perp]    a consolidated book
  *   fair:all                fair prices of every underlying
+ *   dex:<chain>             a simulated chain's DEX pools (dex-chain/)
  *   probe:<name>            diagnostics
  */
 export const registry: ActorRegistry = {
   edge: venueEdge,
   book: bookActor,
   fair: fairPriceActor,
+  dex: dexChainActor,
   probe: probeActor,
 };

@@ -19,8 +19,8 @@ export interface ChainSpec {
 }
 
 export const CHAINS: readonly ChainSpec[] = [
-  { chain: 'dex-eth', chain_id: 1, name: 'Ethereum', native: 'ETH', block_s: 12, base_fee_gwei: 12, priority_fee_gwei: 1, swap_gas_units: 130_000 },
-  { chain: 'dex-arb', chain_id: 42161, name: 'Arbitrum One', native: 'ETH', block_s: 2, base_fee_gwei: 0.02, priority_fee_gwei: 0, swap_gas_units: 450_000 },
+  { chain: 'dex-eth', chain_id: 1, name: 'Ethereum', native: 'ETH', block_s: 4, base_fee_gwei: 12, priority_fee_gwei: 1, swap_gas_units: 130_000 },
+  { chain: 'dex-arb', chain_id: 42161, name: 'Arbitrum One', native: 'ETH', block_s: 1, base_fee_gwei: 0.02, priority_fee_gwei: 0, swap_gas_units: 450_000 },
 ];
 
 export type ChainId = ChainSpec['chain'];

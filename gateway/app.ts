@@ -41,6 +41,7 @@ import { LifecycleServer } from './ws/lifecycle.ts';
 import { LifecycleEvents } from './market/lifecycle-events.ts';
 import { FundingFeed } from './market/funding-feed.ts';
 import { walletRoutes } from './routes/wallets.ts';
+import { dexRoutes } from './routes/dex.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -119,6 +120,7 @@ export class Gateway {
       ...sandboxRoutes(this.context),
       ...predictionRoutes(this.context),
       ...walletRoutes(this.context),
+      ...dexRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),

@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   sandbox: () => import('./sandbox.bench.ts'),
   roundtrip: () => import('./roundtrip.bench.ts'),
   markets: () => import('./markets.bench.ts'),
+  dex: () => import('./dex.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

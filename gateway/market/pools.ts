@@ -36,3 +36,44 @@ export async function poolsFor(endpoint: Endpoint, q: PoolQuery): Promise<PoolEn
   const answers = await Promise.all(chains.map((chain) => endpoint.ask<PoolEntry[]>(`dex:${chain}`, { t: 'Pools' } satisfies DexChainMessage, ASK_TIMEOUT_MS).catch(() => [] as PoolEntry[])));
   return answers.flat().filter((e) => matches(q, e));
 }
+
+/** A chain-suffixed pair's quote (`GET /v1/quotes/ETH-USDC-dex-arb`): the pools' swap prices of the displayed size. */
+export interface DexQuote {
+  symbol: string;
+  instrument_type: 'dex';
+  nbbo: { bid: number; ask: number; mid: number; spread_bps: number; bid_size: number; ask_size: number; crossed: boolean };
+  /** By pool id, `{chain}:{address}` (the spec's pool_id). */
+  venues: Record<string, { bid: number; ask: number; bid_size: number; ask_size: number; age_ms: number }>;
+  /** Each pool's displayed-size price as a level, best first. */
+  book: { bids: [number, number][]; asks: [number, number][] };
+  source: 'edge_rpc_snapshot';
+  updated_ms: number;
+}
+
+const CHAIN_SUFFIX = /-dex-[a-z]+$/i;
+
+/** Whether a symbol is a chain-suffixed DEX pair (a regex test first: the CEX quote path allocates nothing here). */
+export function isDexSymbol(symbol: string): boolean {
+  return CHAIN_SUFFIX.test(symbol) && poolQuery(symbol)?.chain != null;
+}
+
+/** The quote of a pair's pools: best bid and ask across them, each pool's own. */
+export function dexQuote(symbol: string, pools: readonly PoolEntry[], now_ms = Date.now()): DexQuote {
+  const venues: DexQuote['venues'] = {};
+  for (const p of pools) venues[`${p.chain}:${p.pool_address}`] = { bid: p.bid, ask: p.ask, bid_size: p.bid_size, ask_size: p.ask_size, age_ms: Math.max(0, now_ms - p.updated_ms) };
+  const bids = pools.map((p): [number, number] => [p.bid, p.bid_size]).sort((a, b) => b[0] - a[0]);
+  const asks = pools.map((p): [number, number] => [p.ask, p.ask_size]).sort((a, b) => a[0] - b[0]);
+  const [bid, bidSize] = bids[0] ?? [0, 0];
+  const [ask, askSize] = asks[0] ?? [0, 0];
+  const crossed = bid > 0 && ask > 0 && bid >= ask;
+  const mid = bid > 0 && ask > 0 && !crossed ? (bid + ask) / 2 : 0;
+  return {
+    symbol,
+    instrument_type: 'dex',
+    nbbo: { bid, ask, mid: Number(mid.toPrecision(12)), spread_bps: mid > 0 ? Number((((ask - bid) / mid) * 1e4).toFixed(2)) : 0, bid_size: bidSize, ask_size: askSize, crossed },
+    venues,
+    book: { bids, asks },
+    source: 'edge_rpc_snapshot',
+    updated_ms: Math.max(0, ...pools.map((p) => p.updated_ms)),
+  };
+}

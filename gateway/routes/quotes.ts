@@ -5,6 +5,7 @@ import type { RouteSpec } from '../http/route.ts';
 import { MAX_DEPTH } from '../../actors/book/quote-cache.ts';
 import type { QuoteResponse } from '../market/quotes.ts';
 import { batchFailure, PredictionQuotes, type PredictionQuote } from '../market/prediction-quotes.ts';
+import { dexQuote, isDexSymbol, poolQuery, poolsFor } from '../market/pools.ts';
 
 const InstrumentTypeQuery = Type.Union([Type.Literal('spot'), Type.Literal('perp'), Type.Literal('prediction')], {
   description: 'auto-detected when omitted: spot when the symbol trades spot, else perp, else a prediction market leg (ticker, slug, token id or event URL)',
@@ -39,7 +40,7 @@ const QuoteVenueSchema = Type.Object(
 export const QuoteResponseSchema = Type.Object(
   {
     symbol: Type.String(),
-    instrument_type: Type.String({ enum: ['spot', 'perp', 'prediction'] }),
+    instrument_type: Type.String({ enum: ['spot', 'perp', 'prediction', 'dex'], description: 'dex: a chain-suffixed pair (BASE-QUOTE-CHAIN), quoted from its pools' }),
     nbbo: QuoteNbboSchema,
     venues: Type.Record(Type.String(), QuoteVenueSchema),
     book: Type.Object({ bids: Type.Array(Pair), asks: Type.Array(Pair) }),
@@ -146,6 +147,13 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
         const q = req.query as Static<typeof SingleQuoteQuery>;
         const symbol = req.params['symbol']!;
         const depth = q.depth ?? 10;
+        // A chain-suffixed pair is quoted from its pools (gateway/market/pools.ts).
+        if (isDexSymbol(symbol)) {
+          return poolsFor(ctx.topology.endpoint, poolQuery(symbol)!).then((found) => {
+            if (found.length === 0) throw noQuote(symbol, 'dex');
+            return { status: 200, body: dexQuote(symbol, found) };
+          });
+        }
         // CEX pairs first (the hot path); a name that is no pair is a prediction leg or unknown.
         const entry = q.instrument_type === 'prediction' ? undefined : quotes.resolve(symbol, q.instrument_type);
         if (entry === undefined) {

@@ -87,4 +87,19 @@ describe('DEX pools', () => {
     assert.equal((await pools('ETH-USDC-dex-sol')).status, 400);
     assert.equal((await call(svc.base, 'GET', '/v1/market_data/pools', { token: TEST_OPERATOR_KEY })).status, 400);
   });
+
+  it('quotes a chain-suffixed pair from its pools: the best swap price of the displayed size, each pool by its pool id', async () => {
+    const q = await call<{ symbol: string; instrument_type: string; nbbo: { bid: number; ask: number; mid: number; crossed: boolean }; venues: Record<string, { bid: number; ask: number }>; book: { bids: [number, number][]; asks: [number, number][] }; source: string }>(
+      svc.base, 'GET', '/v1/quotes/ETH-USDC-dex-arb', { token: TEST_OPERATOR_KEY });
+    assert.equal(q.status, 200, JSON.stringify(q.body));
+    assert.deepEqual([q.body.instrument_type, q.body.source], ['dex', 'edge_rpc_snapshot']);
+    const venues = Object.entries(q.body.venues);
+    assert.equal(venues.length, 2);
+    for (const [id] of venues) assert.match(id, /^dex-arb:0x[0-9a-fA-F]{40}$/);
+    assert.equal(q.body.nbbo.bid, Math.max(...venues.map(([, v]) => v.bid)));
+    assert.equal(q.body.nbbo.ask, Math.min(...venues.map(([, v]) => v.ask)));
+    assert.ok(q.body.nbbo.bid < q.body.nbbo.ask && !q.body.nbbo.crossed);
+    assert.deepEqual(q.body.book.bids.map((l) => l[0]), venues.map(([, v]) => v.bid).sort((a, b) => b - a));
+    assert.equal((await call(svc.base, 'GET', '/v1/quotes/DOGE-USDC-dex-arb', { token: TEST_OPERATOR_KEY })).status, 404);
+  });
 });

@@ -1,5 +1,5 @@
 import { chainSpec, type ChainId, type ChainSpec } from '../../domain/chains.ts';
-import { applySwap, quoteExactInput, swap, type PoolState } from '../../domain/dex/pool.ts';
+import { applySwap, quoteExactInput, swap, type PoolState, type SwapResult } from '../../domain/dex/pool.ts';
 import { quoteIndex, type LatentPriceModel } from '../edge/sim/latent-price.ts';
 import { hashUniform } from '../edge/sim/rng.ts';
 import { buildPool, orientationOf, poolsOf, priceOf, sqrtPriceOf, type PoolOrientation, type PoolSpec } from './pools.ts';
@@ -43,12 +43,24 @@ interface LivePool {
   state: PoolState;
 }
 
+/** A swap the chain made (for the trade tape): price quote per base x 1e9, base qty x 1e8, the taker's side of the base. */
+export interface PoolSwap {
+  symbol: string;
+  pool_address: string;
+  price_1e9: number;
+  qty_1e8: number;
+  side: 'buy' | 'sell';
+  ts_ms: number;
+  block: number;
+}
+
 /** What a pool quote shows: the price a swap of about this much gets (USD notional). */
 export const DISPLAY_NOTIONAL_USD = 10_000;
 /** Simulated block numbers count from here (a fixed instant), per chain. */
 const GENESIS_MS = Date.UTC(2026, 0, 1);
 const GENESIS_BLOCK: Record<ChainId, number> = { 'dex-eth': 21_500_000, 'dex-arb': 290_000_000 };
 const HUGE = 1n << 200n;
+const MAX_PENDING_SWAPS = 10_000;
 const GWEI = 1e9;
 
 /**
@@ -65,6 +77,8 @@ export class SimChain {
   private blockMs: number;
   /** log of base fee over its typical level: mean-reverting, a step of up to 12.5% a block. */
   private feeLog = 0;
+  /** Swaps since the last `drainSwaps`, at most MAX_PENDING_SWAPS (the oldest dropped). */
+  private swaps: PoolSwap[] = [];
 
   constructor(
     chain: ChainId,
@@ -110,14 +124,31 @@ export class SimChain {
         const usd = p.spec.tvl_usd * (0.00001 + 0.0002 * hashUniform(this.seed, chainTag, block, i + 1_000));
         const sellBase = hashUniform(this.seed, chainTag, block, i + 2_000) < 0.5;
         const amount = sellBase ? this.baseUnits(p, usd / this.usd(p.spec.base, t_ms)) : this.quoteUnits(p, usd / this.usd(p.spec.quote, t_ms));
-        if (amount > 0n) this.swapIn(p, sellBase, amount);
+        if (amount > 0n) this.swapIn(p, sellBase, amount, block, t_ms);
       }
-      this.arbitrage(p, t_ms);
+      this.arbitrage(p, block, t_ms);
     });
   }
 
+  /** The swaps made since the last call, oldest first. */
+  drainSwaps(): PoolSwap[] {
+    const out = this.swaps;
+    this.swaps = [];
+    return out;
+  }
+
+  private record(p: LivePool, r: SwapResult, block: number, t_ms: number): void {
+    const [base, quote] = p.o.baseIsToken0 ? [r.amount0, r.amount1] : [r.amount1, r.amount0];
+    if (base === 0n || quote === 0n) return;
+    const baseQty = Math.abs(Number(base)) / 10 ** p.o.baseDecimals;
+    const quoteQty = Math.abs(Number(quote)) / 10 ** p.o.quoteDecimals;
+    // The pool paid base out: the taker bought it.
+    this.swaps.push({ symbol: p.spec.symbol, pool_address: p.spec.pool_address, price_1e9: Math.round((quoteQty / baseQty) * 1e9), qty_1e8: Math.round(baseQty * 1e8), side: base < 0n ? 'buy' : 'sell', ts_ms: t_ms, block });
+    if (this.swaps.length > MAX_PENDING_SWAPS) this.swaps.shift();
+  }
+
   /** Swaps the pool back to the edge of its fee band around the reference, if it left it. */
-  private arbitrage(p: LivePool, t_ms: number): void {
+  private arbitrage(p: LivePool, block: number, t_ms: number): void {
     const ref = this.reference(p.spec, t_ms);
     const price = priceOf(p.state.sqrtPriceX96, p.o);
     const band = p.spec.fee_bps / 1e4;
@@ -127,13 +158,17 @@ export class SimChain {
     // Human price up = raw price up when the base is token0: token1 (the quote) goes in.
     const zeroForOne = (target > price) !== p.o.baseIsToken0;
     if (zeroForOne ? limit >= p.state.sqrtPriceX96 : limit <= p.state.sqrtPriceX96) return;
-    applySwap(p.state, swap(p.state, zeroForOne, HUGE, limit));
+    const r = swap(p.state, zeroForOne, HUGE, limit);
+    applySwap(p.state, r);
+    this.record(p, r, block, t_ms);
   }
 
-  private swapIn(p: LivePool, sellBase: boolean, amount: bigint): void {
+  private swapIn(p: LivePool, sellBase: boolean, amount: bigint, block: number, t_ms: number): void {
     const zeroForOne = sellBase === p.o.baseIsToken0;
     try {
-      applySwap(p.state, swap(p.state, zeroForOne, amount));
+      const r = swap(p.state, zeroForOne, amount);
+      applySwap(p.state, r);
+      this.record(p, r, block, t_ms);
     } catch {
       // A swap the pool cannot take (its price at a bound) is simply not made.
     }

@@ -1,5 +1,6 @@
 import type { TapeBatch } from '../../actors/edge/messages.ts';
 import { books } from '../../actors/market/directory.ts';
+import { POOLS } from '../../actors/dex-chain/pools.ts';
 import type { Logger } from '../../engine/actor.ts';
 import type { Storage } from '../../storage/index.ts';
 
@@ -23,7 +24,7 @@ export const TAPE_WRITE_EVERY_MS = 100;
  * the tape and the minute bars; prunes raw trades past the retention in the background.
  */
 export class TapeWriter {
-  private readonly keys = books().map((b) => tapeKey(b.symbol, b.instrument_type));
+  private readonly keys = [...books().map((b) => tapeKey(b.symbol, b.instrument_type)), ...new Set(POOLS.map((p) => p.symbol))];
   private pruneTimer: NodeJS.Timeout | undefined;
   private writeTimer: NodeJS.Timeout | undefined;
   private pending: TapeBatch[] = [];

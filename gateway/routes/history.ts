@@ -4,6 +4,8 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { tapeKey } from '../market/tape-writer.ts';
+import { isDexSymbol, poolQuery } from '../market/pools.ts';
+import { POOLS } from '../../actors/dex-chain/pools.ts';
 import { PredictionHistory } from '../market/prediction-history.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
 
@@ -65,6 +67,13 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
   const predictions = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
   const history = new PredictionHistory(ctx.topology.endpoint);
   const keyOr404 = (symbol: string, type: 'spot' | 'perp') => {
+    // A chain-suffixed pair's tape is its pools' swaps (actors/dex-chain/), under its canonical symbol.
+    const dex = isDexSymbol(symbol) ? poolQuery(symbol)! : undefined;
+    if (dex !== undefined) {
+      const canonical = `${dex.base}-${dex.quote}-${dex.chain}`;
+      if (!POOLS.some((p) => p.symbol === canonical)) throw Errors.notFound(`no pool trades ${symbol}`);
+      return { entry: { symbol: canonical }, key: canonical };
+    }
     const entry = ctx.market.quotes.resolve(symbol, type);
     if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol} (${type})`);
     return { entry, key: tapeKey(entry.symbol, type) };
@@ -109,7 +118,7 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
         const symbol = req.params['symbol']!;
         const type = q.instrument_type;
         const cex = type === 'prediction' ? undefined : ctx.market.quotes.resolve(symbol, type === 'perp' ? 'perp' : 'spot');
-        if (cex === undefined && type !== 'perp' && type !== 'spot') {
+        if (cex === undefined && type !== 'perp' && type !== 'spot' && !isDexSymbol(symbol)) {
           const leg = predictions.resolve(symbol);
           if (leg !== undefined) {
             if (fidelity === 0 || fidelity % 60 !== 0) {

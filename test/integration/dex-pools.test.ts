@@ -30,6 +30,16 @@ interface Pool {
 }
 
 let svc: TestService;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
 const pools = (symbol: string) => call<{ symbol: string; pools: Pool[] }>(svc.base, 'GET', `/v1/market_data/pools?symbol=${symbol}`, { token: TEST_OPERATOR_KEY });
 
 describe('DEX pools', () => {
@@ -101,5 +111,25 @@ describe('DEX pools', () => {
     assert.ok(q.body.nbbo.bid < q.body.nbbo.ask && !q.body.nbbo.crossed);
     assert.deepEqual(q.body.book.bids.map((l) => l[0]), venues.map(([, v]) => v.bid).sort((a, b) => b - a));
     assert.equal((await call(svc.base, 'GET', '/v1/quotes/DOGE-USDC-dex-arb', { token: TEST_OPERATOR_KEY })).status, 404);
+  });
+
+  it('price history of a chain-suffixed pair is its pools\' swaps (retail flow and arbitrage), from the tape', async () => {
+    type Point = { ts_ns: number; price_1e9: number; qty_1e8?: number; side?: string; venue_id?: string };
+    const h = await until('swaps on the tape', async () => {
+      const r = await call<{ symbol: string; points: Point[] }>(svc.base, 'GET', '/v1/price_history/ETH-USDC-dex-arb?range=1h&fidelity_secs=0&limit=50', { token: TEST_OPERATOR_KEY });
+      return r.status === 200 && r.body.points.length >= 3 ? r.body : undefined;
+    });
+    assert.equal(h.symbol, 'ETH-USDC-dex-arb');
+    const pool = (await pools('ETH-USDC-dex-arb')).body.pools[0]!;
+    for (const p of h.points) {
+      assert.equal(p.venue_id, 'dex-arb');
+      assert.ok(p.qty_1e8! > 0 && (p.side === 'buy' || p.side === 'sell'));
+      assert.ok(Math.abs(p.price_1e9 / 1e9 / pool.bid - 1) < 0.02, `${p.price_1e9} near ${pool.bid}`);
+    }
+    const minute = await call<{ points: Point[] }>(svc.base, 'GET', '/v1/price_history/ETH-USDC-dex-arb?range=1h', { token: TEST_OPERATOR_KEY });
+    assert.ok(minute.body.points.length >= 1);
+    const ticks = await call<{ ticks: Point[] }>(svc.base, 'GET', '/v1/data/ticks?symbol=ETH-USDC-dex-arb&limit=5', { token: TEST_OPERATOR_KEY });
+    assert.ok(ticks.body.ticks.length >= 1);
+    assert.equal((await call(svc.base, 'GET', '/v1/price_history/DOGE-USDC-dex-arb', { token: TEST_OPERATOR_KEY })).status, 404);
   });
 });

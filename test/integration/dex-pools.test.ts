@@ -7,39 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { orientationOf, POOLS, priceOf } from '../../actors/dex-chain/pools.ts';
-import { call, envelope, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+import type { PoolEntry } from '../../actors/dex-chain/chain.ts';
+import { call, envelope, startTestService, TEST_OPERATOR_KEY, until, type TestService } from '../helpers/service.ts';
 
-interface Pool {
-  symbol: string;
-  pool_address: string;
-  pair_index: number;
-  protocol: string;
-  protocol_id: number;
-  chain: string;
-  fee_bps: number;
-  bid: number;
-  ask: number;
-  bid_size: number;
-  ask_size: number;
-  sqrt_price_x96: string;
-  tick: number;
-  liquidity: string;
-  block_number: number;
-  gas_context: { chain: string; chain_id: number; base_fee_native: number; priority_fee_native: number; estimated_gas_units: number; native_price_1e9: number; estimated_cost_usd: number; last_update_ns: number };
-  updated_ms: number;
-}
+type Pool = PoolEntry;
 
 let svc: TestService;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 const pools = (symbol: string) => call<{ symbol: string; pools: Pool[] }>(svc.base, 'GET', `/v1/market_data/pools?symbol=${symbol}`, { token: TEST_OPERATOR_KEY });
 
 describe('DEX pools', () => {
@@ -118,7 +92,7 @@ describe('DEX pools', () => {
     const h = await until('swaps on the tape', async () => {
       const r = await call<{ symbol: string; points: Point[] }>(svc.base, 'GET', '/v1/price_history/ETH-USDC-dex-arb?range=1h&fidelity_secs=0&limit=50', { token: TEST_OPERATOR_KEY });
       return r.status === 200 && r.body.points.length >= 3 ? r.body : undefined;
-    });
+    }, 15_000, 300);
     assert.equal(h.symbol, 'ETH-USDC-dex-arb');
     const pool = (await pools('ETH-USDC-dex-arb')).body.pools[0]!;
     for (const p of h.points) {

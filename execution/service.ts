@@ -31,6 +31,7 @@ import { arrivalMid, routeRequest } from './route-request.ts';
 import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderRequest, Schedule } from './types.ts';
 import { VenueObserver } from './venue-observer.ts';
 import { FundingClock } from './funding-clock.ts';
+import { edgesOfVenue } from '../domain/venues.ts';
 import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
 
@@ -402,7 +403,13 @@ export class ExecutionService {
       throw refuse(ResultCode.INVALID_FIELD, 'prediction orders are immediate-or-cancel (ioc or fok): nothing rests on a prediction venue', 'time_in_force');
     }
     if (request.venue !== undefined && !entry.venues.includes(request.venue)) {
-      throw refuse(ResultCode.INVALID_FIELD, `${request.venue} does not list ${entry.symbol}`, 'venue');
+      // A perp order names a venue with no perpetuals: say so, and where perps trade.
+      const noPerps = entry.instrument_type === 'perp' && !edgesOfVenue(request.venue).some((e) => e.instrument_type === 'perp');
+      throw refuse(
+        ResultCode.INVALID_FIELD,
+        noPerps ? `${request.venue} has no perpetuals; ${entry.symbol} perps trade on ${entry.venues.join(', ')}` : `${request.venue} does not list ${entry.symbol}${entry.instrument_type === 'perp' ? ' as a perpetual' : ''}`,
+        'venue',
+      );
     }
     return entry;
   }

@@ -163,6 +163,7 @@ describe('perpetuals', () => {
     assert.equal(smallRows.filter((r) => r.instrument.kind === 'perp').length, 0);
     const noPerps = await order({ client_order_id: 'cb-1', instrument: { symbol: 'BTC-USDT', type: 'perp' }, venue: 'coinbase', side: 'buy', qty_1e8: 1_000_000, order_type: 'market' });
     assert.equal(noPerps.status, 400);
+    assert.match(JSON.stringify(noPerps.body), /coinbase has no perpetuals; BTC-USDT perps trade on binance, bybit, okx/);
   });
 
   it('a position past its liquidation price raises a margin event on /v1/risk/stream (alert only)', async () => {

@@ -1,4 +1,4 @@
-import { type Static } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { chainSpec, tokenInfo, tokenSpec } from '../../domain/chains.ts';
 import { ASSETS } from '../../domain/venues.ts';
@@ -10,7 +10,6 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RequestContext, type RouteSpec } from '../http/route.ts';
 import { CreateWalletBody, TokenInfoSchema, WalletSchema, WithdrawBody, WithdrawResponse } from '../schemas/wallets.ts';
-import { Type } from 'typebox';
 
 const tags = ['wallets'];
 let tokenRows: ReturnType<typeof tokenInfo> | undefined;

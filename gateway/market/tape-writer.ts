@@ -28,6 +28,8 @@ export class TapeWriter {
   private pruneTimer: NodeJS.Timeout | undefined;
   private writeTimer: NodeJS.Timeout | undefined;
   private pending: TapeBatch[] = [];
+  /** Batches dropped while storage was not writable. */
+  private dropped = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -59,6 +61,17 @@ export class TapeWriter {
     const batches = this.pending;
     this.pending = [];
     if (!this.storage.isOpen) return;
+    // While commits fail (a full disk) the tape waits: history may miss those trades, but ten
+    // failing commits a second are not added to the journal's, and lmdb-js's failed-write path
+    // is where it has been seen to abort the process (storage-faults suite).
+    if (!this.storage.writable) {
+      if (this.dropped++ === 0) this.log.warn({}, 'trade tape paused: storage is not writable');
+      return;
+    }
+    if (this.dropped > 0) {
+      this.log.warn({ batches: this.dropped }, 'trade tape resumed; trades of the pause were not kept');
+      this.dropped = 0;
+    }
     for (const batch of batches) this.append(batch);
   }
 

@@ -54,6 +54,40 @@ export interface PoolSwap {
   block: number;
 }
 
+/** A swap a DEX order asks of the chain: exact input of the token it sells, at least `min_out` back. */
+export interface SwapRequest {
+  /** The chain-suffixed pair (`ETH-USDC-dex-arb`). */
+  symbol: string;
+  /** buy: the quote goes in, the base comes out; sell: the other way. */
+  side: 'buy' | 'sell';
+  /** Input amount in the input token's smallest units. */
+  amount_in: bigint;
+  /** The least output accepted (the order's protection); below it nothing is swapped. */
+  min_out: bigint;
+  /** One pool by address; default the pool that gives the most out. */
+  pool_address?: string;
+}
+
+export type SwapOutcome =
+  | {
+      ok: true;
+      pool_address: string;
+      fee_bps: number;
+      block: number;
+      amount_in: bigint;
+      amount_out: bigint;
+      /** The LP fee, in the input token's smallest units (inside amount_in). */
+      lp_fee: bigint;
+      /** Gas the swap used and its price, wei per unit. */
+      gas_units: number;
+      base_fee_wei: number;
+      priority_fee_wei: number;
+      /** Base per unit x 1e8 and quote per base x 1e9, for the fill. */
+      qty_1e8: number;
+      price_1e9: number;
+    }
+  | { ok: false; reason: 'unknown_pair' | 'min_out' | 'no_liquidity'; best_out: bigint };
+
 /** What a pool quote shows: the price a swap of about this much gets (USD notional). */
 export const DISPLAY_NOTIONAL_USD = 10_000;
 /** Simulated block numbers count from here (a fixed instant), per chain. */
@@ -193,6 +227,48 @@ export class SimChain {
 
   private quoteUnits(p: LivePool, qty: number): bigint {
     return BigInt(Math.floor(qty * 10 ** p.o.quoteDecimals));
+  }
+
+  /**
+   * Executes a DEX order's swap in the current block: the pool (asked for, or the one giving the
+   * most out) takes the exact input through its exact math, unless that gives less than
+   * `min_out` (then nothing changes). The swap goes on the tape like the block's others.
+   */
+  swapExactIn(req: SwapRequest, now_ms: number): SwapOutcome {
+    this.advance(now_ms);
+    const candidates = this.pools.filter((p) => p.spec.symbol === req.symbol && (req.pool_address === undefined || p.spec.pool_address === req.pool_address));
+    if (candidates.length === 0 || req.amount_in <= 0n) return { ok: false, reason: 'unknown_pair', best_out: 0n };
+    let best: { p: LivePool; out: bigint } | undefined;
+    for (const p of candidates) {
+      const zeroForOne = (req.side === 'sell') === p.o.baseIsToken0;
+      const q = quoteExactInput(p.state, zeroForOne, req.amount_in);
+      if (q.filled && (best === undefined || q.amountOut > best.out)) best = { p, out: q.amountOut };
+    }
+    if (best === undefined) return { ok: false, reason: 'no_liquidity', best_out: 0n };
+    if (best.out < req.min_out) return { ok: false, reason: 'min_out', best_out: best.out };
+    const p = best.p;
+    const zeroForOne = (req.side === 'sell') === p.o.baseIsToken0;
+    const r = swap(p.state, zeroForOne, req.amount_in);
+    applySwap(p.state, r);
+    this.record(p, r, this.block, now_ms);
+    const [base, quote] = p.o.baseIsToken0 ? [r.amount0, r.amount1] : [r.amount1, r.amount0];
+    const baseQty = Math.abs(Number(base)) / 10 ** p.o.baseDecimals;
+    const quoteQty = Math.abs(Number(quote)) / 10 ** p.o.quoteDecimals;
+    const gas = this.gasContext(now_ms);
+    return {
+      ok: true,
+      pool_address: p.spec.pool_address,
+      fee_bps: p.spec.fee_bps,
+      block: this.block,
+      amount_in: req.amount_in,
+      amount_out: best.out,
+      lp_fee: r.feeAmount,
+      gas_units: gas.estimated_gas_units,
+      base_fee_wei: gas.base_fee_native,
+      priority_fee_wei: gas.priority_fee_native,
+      qty_1e8: Math.round(baseQty * 1e8),
+      price_1e9: Math.round((quoteQty / baseQty) * 1e9),
+    };
   }
 
   gasContext(now_ms: number): GasContext {

@@ -58,7 +58,7 @@ export function tokenSpec(symbol: string): TokenSpec | undefined {
   return TOKENS.find((t) => t.symbol === symbol);
 }
 
-/** What a new managed wallet holds on each simulated chain: gas, and the quote asset in USD (the simulated faucet). */
+/** The gas a new managed wallet is funded with on each simulated chain (ETH x 1e8; its USDC is the account balance, ledgers.ts `fundWallet`). */
 export const WALLET_GAS_ETH_1E8 = 200_000_000;
 
 /** Names and native decimals of the assets the CEX venues list (`venues.ts` ASSETS) and their quotes. */

@@ -71,11 +71,9 @@ export class VenueBooks {
       const book = depths[i];
       const rates = fees(edge);
       const observed = stats(venue);
-      // A perp's balance is its margin: both sides draw on the quote (perp-orders.ts).
-      const caps =
-        entry.instrument_type === 'perp'
-          ? perpCaps(ledger, venue, entry.symbol, book?.bidCount ? book.bidsPx[0]! : 0, rates.taker_bps)
-          : { base_available_1e8: Number(ledger.available(venue, parts.base)), quote_available_1e8: Number(ledger.available(venue, parts.quote)) };
+      // A perp's balance is its margin: both sides draw on the quote (perp-orders.ts). A spot
+      // order reads its balances straight into the view (no object in between).
+      const perp = entry.instrument_type === 'perp' ? perpCaps(ledger, venue, entry.symbol, book?.bidCount ? book.bidsPx[0]! : 0, rates.taker_bps) : undefined;
       return {
         venue,
         edge_id: edge,
@@ -86,7 +84,8 @@ export class VenueBooks {
         // last advance (its heartbeat): freshness is the edge's, not the last change's.
         last_update_ns: book == null ? 0 : Math.max(book.ts_ns, book.heartbeat_ms * NS_PER_MS),
         has_credentials: credentialed.has(venue),
-        ...caps,
+        base_available_1e8: perp?.base_available_1e8 ?? Number(ledger.available(venue, parts.base)),
+        quote_available_1e8: perp?.quote_available_1e8 ?? Number(ledger.available(venue, parts.quote)),
         bids_px: book?.bidsPx ?? EMPTY,
         bids_qty: book?.bidsQty ?? EMPTY,
         bid_count: book?.bidCount ?? 0,

@@ -11,6 +11,8 @@ export const Q96 = 1n << 96n;
 export const MAX_UINT128 = (1n << 128n) - 1n;
 export const MAX_UINT160 = (1n << 160n) - 1n;
 export const MAX_UINT256 = (1n << 256n) - 1n;
+export const MIN_INT256 = -(1n << 255n);
+export const MAX_INT256 = (1n << 255n) - 1n;
 
 /** Rejects a value that the Solidity's parameter type could not hold. */
 export function assertUint(value: bigint, bits: 128 | 160 | 256, name: string): void {

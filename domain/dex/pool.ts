@@ -7,7 +7,7 @@
  * protocol fee (feeProtocol 0, the chain's default). `swap` is pure; `applySwap` writes its
  * result back into a pool for a simulator that keeps one mutable state.
  */
-import { MAX_UINT128 } from './full-math.ts';
+import { MAX_INT256, MAX_UINT128, MIN_INT256 } from './full-math.ts';
 import { computeSwapStep } from './swap-math.ts';
 import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tick-math.ts';
 import { findTick, type InitializedTick, nextInitializedTickWithinOneWord, type Position, ticksFromPositions } from './ticks.ts';
@@ -40,9 +40,6 @@ export interface SwapResult {
   /** Initialized ticks crossed (word edges the walk stopped at are not counted). */
   ticksCrossed: number;
 }
-
-const MIN_INT256 = -(1n << 255n);
-const MAX_INT256 = (1n << 255n) - 1n;
 
 function addDelta(liquidity: bigint, delta: bigint): bigint {
   const next = liquidity + delta;

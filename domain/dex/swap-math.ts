@@ -3,7 +3,7 @@
  * (contracts/libraries/SwapMath.sol): how far the price moves toward a target, with the amounts
  * in and out and the fee, for exact input (amountRemaining >= 0) or exact output (< 0).
  */
-import { assertUint, mulDiv, mulDivRoundingUp } from './full-math.ts';
+import { assertUint, MAX_INT256, MIN_INT256, mulDiv, mulDivRoundingUp } from './full-math.ts';
 import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrt-price-math.ts';
 
 /** Fees are in hundredths of a bip: 1e6 is 100%. */
@@ -18,9 +18,6 @@ export interface SwapStep {
   /** Input taken as fee (on top of amountIn). */
   feeAmount: bigint;
 }
-
-const MIN_INT256 = -(1n << 255n);
-const MAX_INT256 = (1n << 255n) - 1n;
 
 export function computeSwapStep(
   sqrtPriceCurrent: bigint,

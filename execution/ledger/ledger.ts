@@ -23,7 +23,7 @@ import { parseSymbol } from '../../domain/market.ts';
 import type { Mode } from '../../domain/orders.ts';
 import { RecentSet } from '../../domain/recent.ts';
 import { exactInt, type ExactInt } from '../../domain/units.ts';
-import { belowMaintenance, fundingPayment1e9, initialMargin1e8, liquidationPrice1e9, maintenanceBps, quoteUsd1e9, settleUsd1e8, type PerpTerms } from './perp.ts';
+import { belowMaintenance, fundingPayment1e9, initialMargin1e8, liquidationPrice1e9, maintenanceBps, maintenanceMargin1e9, quoteUsd1e9, settleUsd1e8, type PerpTerms } from './perp.ts';
 
 // --- Vocabulary -------------------------------------------------------------------------------
 
@@ -647,17 +647,8 @@ export class Ledger {
     trade(quoteRow, quoteDelta, quoteUsd, 1n);
     if (res !== undefined && res.row === quoteRow && quoteDelta < ZERO) debited -= quoteDelta;
     // 3. fee leg: a quantity change only; its USD value goes on the base row.
-    let feeRow: Row | undefined;
-    if (feeQty !== ZERO) {
-      const existed = this.venues.get(venue)?.get(fill.fee_asset) !== undefined;
-      feeRow = this.rowFor(venue, fill.fee_asset);
-      if (!existed || feeRow.qty === ZERO) {
-        // A row the fee opens has no cost basis but the fee's own price: |fee_usd| / |fee_qty|.
-        feeRow.entry = isDollarAsset(fill.fee_asset) ? ONE_USD : floorDiv(abs(fee) * QTY_SCALE, abs(feeQty));
-      }
-      feeRow.qty -= feeQty;
-      if (res !== undefined && res.row === feeRow && feeQty > ZERO) debited += feeQty;
-    }
+    const feeRow = feeQty === ZERO ? undefined : this.feeLeg(venue, fill.fee_asset, fee, feeQty);
+    if (feeRow !== undefined && res !== undefined && res.row === feeRow && feeQty > ZERO) debited += feeQty;
     baseRow.fees += fee;
 
     // 4. reservation: spend what the fill took from the reserved row, up to what is left.
@@ -707,13 +698,8 @@ export class Ledger {
     const pnl = settleUsd1e8(row.realized - realizedBefore);
     trade(quoteRow, pnl, ONE_USD, 1n);
     let debited = pnl < ZERO ? -pnl : ZERO;
-    let feeRow: Row | undefined;
-    if (feeQty !== ZERO) {
-      feeRow = this.rowFor(venue, fill.fee_asset);
-      if (feeRow.qty === ZERO && feeRow !== quoteRow) feeRow.entry = isDollarAsset(fill.fee_asset) ? ONE_USD : floorDiv(abs(fee) * QTY_SCALE, abs(feeQty));
-      feeRow.qty -= feeQty;
-      if (feeRow === quoteRow && feeQty > ZERO) debited += feeQty;
-    }
+    const feeRow = feeQty === ZERO ? undefined : this.feeLeg(venue, fill.fee_asset, fee, feeQty);
+    if (feeRow === quoteRow && feeQty > ZERO) debited += feeQty;
     row.fees += fee;
     row.imrBps = terms.imr_bps;
     const margin = initialMargin1e8(row.qty, row.entry, terms.imr_bps);
@@ -934,6 +920,18 @@ export class Ledger {
     this.nextReservationId = parsed.nextReservationId;
   }
 
+  /**
+   * A fill's fee leg: the fee asset's qty goes down by the fee (its USD value is summed on the
+   * traded row by the caller). A row the fee opens, or finds flat, has no cost basis but the
+   * fee's own price: |fee_usd| / |fee_qty| ($1 for a $1 asset).
+   */
+  private feeLeg(venue: string, asset: string, fee: bigint, feeQty: bigint): Row {
+    const row = this.rowFor(venue, asset);
+    if (row.qty === ZERO) row.entry = isDollarAsset(asset) ? ONE_USD : floorDiv(abs(fee) * QTY_SCALE, abs(feeQty));
+    row.qty -= feeQty;
+    return row;
+  }
+
   private rowFor(venue: string, asset: string): Row {
     return this.venues.get(venue)?.get(asset) ?? this.createRow(venue, instrumentForAsset(asset), asset);
   }
@@ -1028,7 +1026,7 @@ function perpFields(view: PositionView, row: Row, mark: bigint): void {
   const margin = quoteUsd1e9(row.margin);
   const liquidation = liquidationPrice1e9(row.qty, row.entry, margin, mmr);
   view.initial_margin_usd_1e9 = exactInt(margin);
-  view.maintenance_margin_usd_1e9 = exactInt(ceilDiv(abs(row.qty) * mark * BigInt(Math.round(mmr * 2)), QTY_SCALE * 20_000n));
+  view.maintenance_margin_usd_1e9 = exactInt(maintenanceMargin1e9(row.qty, mark, mmr));
   view.leverage = row.imrBps > 0 ? Math.round(10_000 / row.imrBps) : 0;
   view.liquidation_price_1e9 = liquidation === null ? null : exactInt(liquidation);
   view.margin_state = belowMaintenance(row.qty, mark, liquidation) ? 'below_maintenance' : 'ok';

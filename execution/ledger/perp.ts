@@ -38,6 +38,16 @@ export function maintenanceBps(imr_bps: number): number {
   return imr_bps / 2;
 }
 
+/** A rate in bps as half-bps, exact for the half of an odd initial rate. */
+function halfBps(bps: number): bigint {
+  return BigInt(Math.round(bps * 2));
+}
+
+/** Maintenance margin of a position at `mark`, USD x 1e9, rounded up: |qty| x mark x mmr. */
+export function maintenanceMargin1e9(qty_1e8: bigint, mark_1e9: bigint, mmr_bps: number): bigint {
+  return ceilDiv(abs(qty_1e8) * mark_1e9 * halfBps(mmr_bps), QTY_SCALE * BPS * 2n);
+}
+
 /** Initial margin of a position, in quote units x 1e8, rounded up: |qty| x entry x imr. */
 export function initialMargin1e8(qty_1e8: bigint, entry_1e9: bigint, imr_bps: number): bigint {
   return ceilDiv(abs(qty_1e8) * entry_1e9 * BigInt(imr_bps), PRICE_SCALE * BPS);
@@ -73,8 +83,7 @@ export function fundingPayment1e9(qty_1e8: bigint, mark_1e9: bigint, rate_1e9: b
  */
 export function liquidationPrice1e9(qty_1e8: bigint, entry_1e9: bigint, margin_usd_1e9: bigint, mmr_bps: number): bigint | null {
   if (qty_1e8 === 0n) return null;
-  // mmr in half-bps keeps odd imr_bps exact.
-  const mmr2 = BigInt(Math.round(mmr_bps * 2));
+  const mmr2 = halfBps(mmr_bps);
   const BPS2 = BPS * 2n;
   const q = abs(qty_1e8);
   if (qty_1e8 > 0n) {

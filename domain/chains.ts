@@ -33,6 +33,24 @@ export function isChain(value: string): value is ChainId {
   return chainSpec(value) !== undefined;
 }
 
+/** A DEX symbol: `BASE-QUOTE-CHAIN` (one chain), or `BASE-QUOTE` across every chain (`BASE-USD`: any dollar quote). */
+export interface DexPair {
+  base: string;
+  quote: string;
+  chain: ChainId | null;
+}
+
+/** Parses a pool symbol (case-insensitive); undefined when it is no pair. */
+export function dexPair(symbol: string): DexPair | undefined {
+  const parts = symbol.split('-');
+  if (parts.some((p) => p === '')) return undefined;
+  if (parts.length === 4) {
+    const chain = `${parts[2]!.toLowerCase()}-${parts[3]!.toLowerCase()}`;
+    return isChain(chain) ? { base: parts[0]!.toUpperCase(), quote: parts[1]!.toUpperCase(), chain } : undefined;
+  }
+  return parts.length === 2 ? { base: parts[0]!.toUpperCase(), quote: parts[1]!.toUpperCase(), chain: null } : undefined;
+}
+
 export interface TokenSpec {
   symbol: string;
   name: string;

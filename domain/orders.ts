@@ -104,6 +104,10 @@ export interface OrderRecord {
   stored_status?: OrderStatus;
   /** A prediction order: the legs it may trade, one per venue, the first the one it names (engine-internal). */
   prediction_legs?: PredictionLeg[];
+  /** A DEX order: the trading wallet it swaps from (`<signer_backend>:<address>`). */
+  wallet_id?: string;
+  /** A DEX order: its wallet and the wallet's signature over the order (engine-internal). */
+  wallet?: { wallet_id: string; address: string; signature: string };
 }
 
 export interface FeeBreakdown {
@@ -142,10 +146,12 @@ export interface FillRecord {
   lineage_deployment_id: string | null;
   /** A prediction fill's event contract (the position it books to); absent on spot and perp fills. */
   instrument?: EventContract;
+  /** The fee in `commission_asset` units x 1e8 when that is not the quote (a DEX swap's gas, in ETH); absent otherwise. */
+  commission_qty_1e8?: number;
 }
 
 /** The record's engine-internal fields: never in the API's view of an order. */
-export const INTERNAL_ORDER_FIELDS: ReadonlySet<string> = new Set(['request_hash', 'fill_ids', 'mode', 'idempotency_key', 'lot_remainder_1e8', 'stored_status', 'prediction_legs'] satisfies (keyof OrderRecord)[]);
+export const INTERNAL_ORDER_FIELDS: ReadonlySet<string> = new Set(['request_hash', 'fill_ids', 'mode', 'idempotency_key', 'lot_remainder_1e8', 'stored_status', 'prediction_legs', 'wallet'] satisfies (keyof OrderRecord)[]);
 
 /** The order as the API and the `orders` channel show it: the record minus engine-internal fields. */
 export function publicOrder(order: OrderRecord): Record<string, unknown> {

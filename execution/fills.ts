@@ -1,5 +1,5 @@
 // A leg's fill as the durable FillRecord, and a FillRecord as the positions ledger books it.
-import type { ChildExecution } from '../actors/edge/messages.ts';
+import type { ChildExecution, DexFillFacts } from '../actors/edge/messages.ts';
 import { edgeSpec, perpImrBps } from '../domain/venues.ts';
 import type { SpotFill } from './ledger/ledger.ts';
 import { parseSymbol } from '../domain/market.ts';
@@ -19,7 +19,7 @@ export function fillRecord(
 ): FillRecord {
   // A prediction fill is of its venue's leg (an equivalent on another venue has its own symbol), paid in that venue's cash.
   const leg = legOn(order.prediction_legs, child.venue);
-  const quote = leg?.cash ?? parseSymbol(order.symbol)!.quote;
+  const quote = leg?.cash ?? (f.dex !== undefined ? parseSymbol(f.dex.pair)!.quote : parseSymbol(order.symbol)!.quote);
   const record: FillRecord = {
     id,
     fill_id: `fil_${id.toString(36)}`,
@@ -54,12 +54,33 @@ export function fillRecord(
     lineage_deployment_id: null,
   };
   if (leg !== undefined) record.instrument = { ...leg.instrument };
+  if (f.dex !== undefined) dexFill(record, f.dex);
   return record;
+}
+
+/**
+ * A pool leg's fill (dex-orders.ts): the pool's pair (the order may be `ETH-USD` across venues
+ * and pools), the LP fee inside the price and shown apart, the gas as the fee, paid in ETH.
+ */
+function dexFill(record: FillRecord, dex: DexFillFacts): void {
+  record.symbol = dex.pair;
+  record.commission_asset = 'ETH';
+  record.commission_qty_1e8 = dex.gas_native_1e8;
+  record.execution_region = record.venue;
+  record.taker_fee_bps_applied = dex.fee_bps;
+  record.fee_breakdown = { ...record.fee_breakdown, commission_1e9: 0, lp_fee_1e9: dex.lp_fee_1e9, gas_1e9: dex.gas_1e9, priority_fee_1e9: dex.priority_fee_1e9, hop_fees_1e9: 0, commission_asset: 'ETH' };
 }
 
 /** The asset a fill is paid in: its pair's quote, or a prediction fill's cash (its commission asset). */
 export function fillQuote(fill: FillRecord): string {
   return fill.instrument !== undefined ? fill.commission_asset : parseSymbol(fill.symbol)!.quote;
+}
+
+/** The asset a fill's fee is paid in and how much of it: the quote (the USD fee as its units), or the commission asset a DEX fill's gas is paid in. */
+function feePaid(fill: FillRecord, quote: string): { fee_asset: string; fee_qty_1e8: number } {
+  if (fill.commission_qty_1e8 !== undefined) return { fee_asset: fill.commission_asset, fee_qty_1e8: fill.commission_qty_1e8 };
+  // USD 1e9 to quote units 1e8, rounded up against the client; quotes here are USD-pegged.
+  return { fee_asset: quote, fee_qty_1e8: Math.ceil(fill.fee_1e9 / 10) };
 }
 
 /** A durable fill as the ledger books it (the same mapping live and on replay). */
@@ -74,9 +95,7 @@ export function ledgerFill(fill: FillRecord, quote: string = fillQuote(fill)): S
     qty_1e8: fill.qty_1e8,
     price_1e9: fill.price_1e9,
     fee_1e9: fill.fee_1e9,
-    fee_asset: quote,
-    // USD 1e9 to quote units 1e8, rounded up against the client; quotes here are USD-pegged.
-    fee_qty_1e8: Math.ceil(fill.fee_1e9 / 10),
+    ...feePaid(fill, quote),
     quote_usd_1e9: PRICE_SCALE,
   };
 }

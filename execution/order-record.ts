@@ -12,7 +12,7 @@ const HOME_REGION = 'local';
 export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: RouteEntry): OrderRecord {
   // Nothing rests on a prediction venue here: its limit orders are immediate-or-cancel.
   const prediction = entry.instrument_type === 'prediction';
-  const tif = request.time_in_force ?? (request.order_type === 'market' || prediction ? 'ioc' : 'gtc');
+  const tif = request.time_in_force ?? (request.order_type === 'market' || prediction || entry.instrument_type === 'dex' ? 'ioc' : 'gtc');
   const order: OrderRecord = {
     node_order_id: id,
     client_id: principal.client_id,
@@ -22,7 +22,8 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     is_sandbox: principal.mode === 'sandbox',
     side: request.side,
     symbol: entry.symbol,
-    instrument_type: entry.instrument_type,
+    // A swap is a spot trade; its pools are the order's venues.
+    instrument_type: entry.instrument_type === 'dex' ? 'spot' : entry.instrument_type,
     qty_1e8: request.qty_1e8,
     filled_qty_1e8: 0,
     order_type: request.order_type,
@@ -58,6 +59,10 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     request_hash: hash,
   };
   if (prediction) order.prediction_legs = [...entry.legs];
+  if (request.wallet !== undefined) {
+    order.wallet_id = request.wallet.wallet_id;
+    order.wallet = { ...request.wallet };
+  }
   return order;
 }
 

@@ -1,5 +1,6 @@
 import type { BookEntry } from '../actors/market/directory.ts';
 import type { PredictionLeg } from '../domain/prediction/order-leg.ts';
+import type { DexEntry } from './dex-orders.ts';
 
 /**
  * What an order routes over: a consolidated book's entry (spot, perp), or a prediction order's
@@ -15,7 +16,7 @@ export interface PredictionEntry {
   legs: readonly PredictionLeg[];
 }
 
-export type RouteEntry = BookEntry | PredictionEntry;
+export type RouteEntry = BookEntry | PredictionEntry | DexEntry;
 
 export function predictionEntry(legs: readonly PredictionLeg[]): PredictionEntry {
   return { symbol: legs[0]!.symbol, instrument_type: 'prediction', venues: legs.map((l) => l.venue), edges: legs.map((l) => l.edge_id), legs };

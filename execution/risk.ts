@@ -7,6 +7,7 @@ import { PREDICTION_RULES } from '../domain/prediction/order-leg.ts';
 import { legOn } from './prediction-entry.ts';
 import type { RoutingPlan } from './sor/sor-types.ts';
 import { parseSymbol } from '../domain/market.ts';
+import { poolOfEdge } from './dex-orders.ts';
 import type { OrderRecord } from '../domain/orders.ts';
 import { notionalUsd1e9, PRICE_SCALE } from '../domain/units.ts';
 import { fitRemainder, type LotHolder } from './sor/lot-fit.ts';
@@ -182,6 +183,9 @@ function legTerms(order: OrderRecord, venue: string, edgeId: string, parts: { ba
     const perFill = isTickerFeeComponents(leg.fee) ? ONE_CENT_1E8 : 0;
     return { base: leg.instrument, quote: leg.cash, tick: PREDICTION_RULES.tick_1e9, maxPrice: PRICE_SCALE, feeBps: compileBinaryFee(leg.fee).max_bps, perFill };
   }
+  // A pool leg trades the pool's pair; its gas is paid in ETH, checked apart (dex-orders.ts `gasRefusal`).
+  const pool = poolOfEdge(edgeId);
+  if (pool !== undefined) return { base: pool.base, quote: pool.quote, tick: 1, maxPrice: Number.MAX_SAFE_INTEGER, feeBps: 0, perFill: 0 };
   return { base: parts!.base, quote: parts!.quote, tick: listingOf(edgeId, order.symbol)?.rules.tick_1e9 ?? 1, maxPrice: Number.MAX_SAFE_INTEGER, feeBps: reserveFeeBps(edgeId), perFill: 0 };
 }
 

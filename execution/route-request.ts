@@ -31,7 +31,9 @@ export function routeRequest(
  * just read; 1 when there is neither (the SOR then finds nothing).
  */
 export function arrivalMid(quotes: MarketView, entry: RouteEntry, views: readonly VenueView[] = []): number {
-  const nbbo = entry.instrument_type === 'prediction' ? undefined : quotes.nbbo1e9(entry);
+  // A DEX order arrives at its pair's CEX market (the pools are priced against it).
+  const book = entry.instrument_type === 'prediction' ? undefined : entry.instrument_type === 'dex' ? (entry.reference ?? undefined) : entry;
+  const nbbo = book === undefined ? undefined : quotes.nbbo1e9(book);
   if (nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0) return Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2);
   let bid = 0;
   let ask = Infinity;

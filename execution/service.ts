@@ -7,7 +7,7 @@ import { isPredictionEntry, legOn, predictionEntry, type RouteEntry } from './pr
 import type { RouteRequest, RoutingPlan, VenueView } from './sor/sor-types.ts';
 import { route } from './sor/sor.ts';
 import { crossVenuePlan } from './cross-venue.ts';
-import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
+import type { ChildOrder, FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import { isTerminal } from '../domain/orders.ts';
 import { nowNs, PRICE_SCALE } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
@@ -32,6 +32,8 @@ import type { ExecutionConfig, ExecutionEvents, MarketView, OrderOwner, OrderReq
 import { VenueObserver } from './venue-observer.ts';
 import { FundingClock } from './funding-clock.ts';
 import { edgesOfVenue } from '../domain/venues.ts';
+import { dexEntry, gasRefusal, isDexEntry, poolOfEdge, swapExecution, swapMessage, withGasFees, type DexEntry } from './dex-orders.ts';
+import type { SwapOutcome } from '../actors/dex-chain/chain.ts';
 import { venueOrdersView, type VenueOrdersView } from './venue-merge.ts';
 import type { VenueBooks } from './views.ts';
 
@@ -288,7 +290,7 @@ export class ExecutionService {
     this.activating.add(order.node_order_id);
     order.execution_type = 'graph';
     order.status = 'ACCEPTED';
-    const entry = order.prediction_legs !== undefined ? predictionEntry(order.prediction_legs) : this.quotes.resolve(order.symbol, order.instrument_type)!;
+    const entry = order.prediction_legs !== undefined ? predictionEntry(order.prediction_legs) : (this.dexEntryOf(order.symbol, undefined, order.wallet !== undefined) ?? this.quotes.resolve(order.symbol, order.instrument_type)!);
     try {
       await this.dispatch(order, entry);
     } finally {
@@ -300,7 +302,7 @@ export class ExecutionService {
   /** Routes without placing: the plan, its fees and landed cost. */
   async preview(principal: OrderOwner, request: OrderRequest): Promise<{ plan: RoutingPlan; landed_cost_1e9: number | null }> {
     const entry = this.resolve(request);
-    const views = await this.books.views(entry, this.credentialedVenues(principal.client_id, principal.mode), this.ledger(principal.client_id, principal.mode), (edge) => this.feeTiers.rates(principal.client_id, principal.mode, edge), (venue) => this.observer.stats(venue));
+    const views = await this.viewsFor(principal, entry, request);
     // The same limits as a placed order: a market buy's price cap and the participation limit.
     const participation = request.constraints?.participation_limit_bps;
     const plan = routeOn(entry, routeRequest('preview', request, arrivalMid(this.quotes, entry, views), request.constraints?.max_price_1e9), views, participation);
@@ -397,10 +399,16 @@ export class ExecutionService {
   private resolve(request: OrderRequest): RouteEntry {
     const symbol = request.instrument?.symbol ?? request.symbol;
     if (symbol === undefined) throw refuse(ResultCode.INVALID_FIELD, 'symbol or instrument.symbol is required', 'symbol');
-    const entry = request.prediction_legs !== undefined && request.prediction_legs.length > 0 ? predictionEntry(request.prediction_legs) : this.quotes.resolve(symbol, request.instrument?.type);
+    const entry =
+      request.prediction_legs !== undefined && request.prediction_legs.length > 0
+        ? predictionEntry(request.prediction_legs)
+        : this.dexEntryOf(symbol, request.instrument?.type, request.wallet !== undefined) ?? this.quotes.resolve(symbol, request.instrument?.type);
     if (entry === undefined) throw refuse(ResultCode.UNKNOWN_SYMBOL, `unknown symbol ${symbol}`);
     if (isPredictionEntry(entry) && request.time_in_force === 'gtc') {
       throw refuse(ResultCode.INVALID_FIELD, 'prediction orders are immediate-or-cancel (ioc or fok): nothing rests on a prediction venue', 'time_in_force');
+    }
+    if (isDexEntry(entry) && request.time_in_force === 'gtc') {
+      throw refuse(ResultCode.INVALID_FIELD, 'DEX orders are immediate-or-cancel (ioc or fok): a swap executes in a block or not at all', 'time_in_force');
     }
     if (request.venue !== undefined && !entry.venues.includes(request.venue)) {
       // A perp order names a venue with no perpetuals: say so, and where perps trade.
@@ -412,6 +420,11 @@ export class ExecutionService {
       );
     }
     return entry;
+  }
+
+  /** A chain-suffixed pair's pools, or `BASE-USD`'s pools beside its CEX book for a client trading from a wallet (dex-orders.ts). */
+  private dexEntryOf(symbol: string, type: string | undefined, withWallet: boolean): DexEntry | undefined {
+    return type === undefined || type === 'spot' ? dexEntry(symbol, withWallet, (s) => this.quotes.resolve(s, 'spot')) : undefined;
   }
 
   private async dispatch(order: OrderRecord, entry: RouteEntry, reply?: number): Promise<void> {
@@ -434,7 +447,8 @@ export class ExecutionService {
     const weighed = sliced && plan.planned_qty_1e8 > 0 ? { ...plan, expected_notional_1e9: Math.round((plan.expected_notional_1e9 * order.qty_1e8) / plan.planned_qty_1e8) } : plan;
     const rejection: [string, string] | undefined = this.killSwitch.active
       ? ['kill_switch', 'kill switch activated during admission']
-      : (admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9) ?? (order.instrument_type === 'perp' ? perpMarginRefusal(order, views) : undefined));
+      : (admit(order, weighed, restable.length > 0, this.config.maxOrderNotionalUsd1e9) ??
+        (order.instrument_type === 'perp' ? perpMarginRefusal(order, views) : isDexEntry(entry) ? gasRefusal(order, plan, views, ledger) : undefined));
     if (rejection !== undefined) {
       finish(order, 'REJECTED', rejection[0], rejection[1]);
       // The idempotency key goes in the same durable write as the order its 201 answers with:
@@ -516,7 +530,9 @@ export class ExecutionService {
       order.children.map((child) =>
         child.status !== 'sent'
           ? undefined
-          : this.endpoint
+          : poolOfEdge(child.edge_id) !== undefined
+            ? this.swap(order, child)
+            : this.endpoint
               .ask<ChildExecution | ChildPlacement>(
                 edgeKey(child.edge_id),
                 // An IOC leg's limit is the plan's worst level, widened by the protection band
@@ -551,6 +567,15 @@ export class ExecutionService {
     return { fills, early };
   }
 
+  /** A pool leg: its swap asked of the chain, the answer as a venue's leg report (dex-orders.ts). */
+  private swap(order: OrderRecord, child: ChildOrder): Promise<ChildExecution | Error> {
+    const pool = poolOfEdge(child.edge_id)!;
+    return this.endpoint
+      .ask<SwapOutcome>(`dex:${pool.chain}`, swapMessage(order, child, pool), CHILD_TIMEOUT_MS)
+      .then((out) => swapExecution(child, pool, out, order.wallet?.signature ?? ''))
+      .catch((err: unknown) => err as Error);
+  }
+
   private reconcileIfInDoubt(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): void {
     if (!order.children.some((c) => c.status === 'unconfirmed')) return;
     void this.reconciliation.reconcileLegs(order, views, started, reservations).catch((err: unknown) =>
@@ -558,14 +583,19 @@ export class ExecutionService {
     );
   }
 
-  /** The venue views of an order's symbol: books, balances, the client's fee tiers, venue statistics. */
+  /** The venue views of an order's symbol: books (a DEX order's pool curves), balances, the client's fee tiers, venue statistics. */
   private viewsOf(order: OrderRecord, entry: RouteEntry): Promise<VenueView[]> {
+    return this.viewsFor(order, entry, order);
+  }
+
+  private viewsFor(owner: OrderOwner, entry: RouteEntry, intent: { side: 'buy' | 'sell'; qty_1e8: number }): Promise<VenueView[]> {
     return this.books.views(
       entry,
-      this.credentialedVenues(order.client_id, order.mode),
-      this.ledger(order.client_id, order.mode),
-      (edge) => this.feeTiers.rates(order.client_id, order.mode, edge),
+      this.credentialedVenues(owner.client_id, owner.mode),
+      this.ledger(owner.client_id, owner.mode),
+      (edge) => this.feeTiers.rates(owner.client_id, owner.mode, edge),
       (venue) => this.observer.stats(venue),
+      intent,
     );
   }
 
@@ -630,5 +660,7 @@ function venueSymbol(order: OrderRecord, venue: string): string {
  */
 function routeOn(entry: RouteEntry, request: RouteRequest, views: readonly VenueView[], participation: number | null | undefined): RoutingPlan {
   const routed = participation != null ? withParticipation(views, participation) : views;
-  return isPredictionEntry(entry) && entry.legs.length > 1 ? crossVenuePlan(request, routed) : route(request, routed);
+  if (isPredictionEntry(entry) && entry.legs.length > 1) return crossVenuePlan(request, routed);
+  // A pool child pays its swap's gas whatever its size: charged exactly on the plan.
+  return isDexEntry(entry) ? withGasFees(route(request, routed), routed) : route(request, routed);
 }

@@ -4,6 +4,7 @@ import type { BookEntry } from '../actors/market/directory.ts';
 import type { FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import type { ActorContext } from '../engine/actor.ts';
 import type { PredictionLeg } from '../domain/prediction/order-leg.ts';
+import type { OrderWallet } from './dex-orders.ts';
 
 /** Whose order it is: the authenticated caller as execution sees it (the gateway's Principal is one). */
 export interface OrderOwner {
@@ -37,6 +38,14 @@ export interface OrderRequest {
    */
   prediction_legs?: PredictionLeg[];
   cross_venue_equivalents?: boolean;
+  /** The DEX wallet the client named (`<signer_backend>:<address>`); the gateway resolves it into `wallet`. */
+  wallet_id?: string;
+  /**
+   * A DEX order's wallet, resolved and ready, with its signature over the order (the gateway
+   * holds the key): present, a chain-suffixed pair trades its pools and `BASE-USD` adds the
+   * pools beside the CEX venues.
+   */
+  wallet?: OrderWallet;
 }
 
 export interface ExecutionConfig {

@@ -3,6 +3,7 @@ import type { EdgeMessage, EdgeSnapshot } from '../actors/edge/messages.ts';
 import { listingOf } from '../domain/venues.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import { isPredictionEntry, type RouteEntry } from './prediction-entry.ts';
+import { dexViews, isDexEntry } from './dex-orders.ts';
 import { predictionViews } from './prediction-views.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { VenueStats, VenueView } from './sor/sor-types.ts';
@@ -38,8 +39,17 @@ export class VenueBooks {
     ledger: Ledger,
     fees: (edgeId: string) => FeeRates,
     stats: (venue: string) => VenueStats | undefined,
+    intent: { side: 'buy' | 'sell'; qty_1e8: number },
   ): Promise<VenueView[]> {
     if (isPredictionEntry(entry)) return predictionViews(this.endpoint, entry, credentialed, ledger, stats, (edge) => this.depth.latencyMs(edge));
+    if (isDexEntry(entry)) {
+      // A DEX order: its pools' curves, beside the CEX book's venues when it has one.
+      const [cex, pools] = await Promise.all([
+        entry.cex === null ? [] : this.views(entry.cex, credentialed, ledger, fees, stats, intent),
+        dexViews(this.endpoint, entry, intent.side, intent.qty_1e8, ledger),
+      ]);
+      return [...cex, ...pools];
+    }
     const parts = parseSymbol(entry.symbol)!;
     const nowMs = Date.now();
     const depths: (VenueDepth | null | undefined)[] = [];

@@ -1,7 +1,7 @@
 import type { Actor, ActorContext } from '../../engine/actor.ts';
 import type { ChainId } from '../../domain/chains.ts';
 import { LatentPriceModel } from '../edge/sim/latent-price.ts';
-import { SimChain, type PoolEntry, type SwapOutcome } from './chain.ts';
+import { SimChain, type PoolCurve, type PoolEntry, type SwapOutcome } from './chain.ts';
 import type { DexChainMessage } from './messages.ts';
 import { TAPE_TOPIC, type TapeBatch } from '../edge/messages.ts';
 
@@ -42,13 +42,15 @@ export function dexChainActor(key: string): Actor<DexChainMessage> {
     onStop() {
       cancel?.();
     },
-    onMessage(message): PoolEntry[] | SwapOutcome | undefined {
+    onMessage(message): PoolEntry[] | PoolCurve[] | SwapOutcome | undefined {
       switch (message.t) {
         case 'Pools':
           chain!.advance(Date.now());
           return chain!.entries(Date.now());
         case 'Swap':
-          return chain!.swapExactIn(message.request, Date.now());
+          return chain!.swapOrder(message.request, Date.now());
+        case 'Curves':
+          return chain!.curves(message.symbol, message.side, Date.now(), message.pools);
       }
     },
   };

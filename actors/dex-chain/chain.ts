@@ -1,5 +1,6 @@
 import { chainSpec, type ChainId, type ChainSpec } from '../../domain/chains.ts';
 import { applySwap, quoteExactInput, swap, type PoolState, type SwapResult } from '../../domain/dex/pool.ts';
+import { avgPrice1e9, baseUnitsOf, curveLevels, lot1e8, lpFeeUsd1e9, swapBase, type BaseSwap } from './swaps.ts';
 import { quoteIndex, type LatentPriceModel } from '../edge/sim/latent-price.ts';
 import { hashUniform } from '../edge/sim/rng.ts';
 import { buildPool, orientationOf, poolsOf, priceOf, sqrtPriceOf, type PoolOrientation, type PoolSpec } from './pools.ts';
@@ -54,18 +55,21 @@ export interface PoolSwap {
   block: number;
 }
 
-/** A swap a DEX order asks of the chain: exact input of the token it sells, at least `min_out` back. */
+/**
+ * A DEX order's leg as the chain is asked to execute it: an exact base quantity through one
+ * pool (a buy is an exact-output swap of the base, a sell an exact-input one), refused whole if
+ * its average price is worse than `limit_price_1e9` (the order's protection, as a router
+ * contract's amountInMaximum / amountOutMinimum reverts). `dry`: a sandbox leg, priced against
+ * the live pool and answered, with nothing changed on chain.
+ */
 export interface SwapRequest {
-  /** The chain-suffixed pair (`ETH-USDC-dex-arb`). */
+  /** The pool's chain-suffixed pair (`ETH-USDC-dex-arb`). */
   symbol: string;
-  /** buy: the quote goes in, the base comes out; sell: the other way. */
+  pool_address: string;
   side: 'buy' | 'sell';
-  /** Input amount in the input token's smallest units. */
-  amount_in: bigint;
-  /** The least output accepted (the order's protection); below it nothing is swapped. */
-  min_out: bigint;
-  /** One pool by address; default the pool that gives the most out. */
-  pool_address?: string;
+  qty_1e8: number;
+  limit_price_1e9: number;
+  dry: boolean;
 }
 
 export type SwapOutcome =
@@ -74,19 +78,30 @@ export type SwapOutcome =
       pool_address: string;
       fee_bps: number;
       block: number;
-      amount_in: bigint;
-      amount_out: bigint;
-      /** The LP fee, in the input token's smallest units (inside amount_in). */
-      lp_fee: bigint;
-      /** Gas the swap used and its price, wei per unit. */
+      qty_1e8: number;
+      /** Average price, quote per base x 1e9, rounded against the client. */
+      price_1e9: number;
+      /** The quote paid (buy) or received (sell), _1e8 units. */
+      quote_1e8: number;
+      /** The LP fee, USD 1e9 (inside the price). */
+      lp_fee_1e9: number;
+      /** Gas the swap used and its price (wei per unit), and ETH in USD 1e9 at the block. */
       gas_units: number;
       base_fee_wei: number;
       priority_fee_wei: number;
-      /** Base per unit x 1e8 and quote per base x 1e9, for the fill. */
-      qty_1e8: number;
-      price_1e9: number;
+      native_price_1e9: number;
     }
-  | { ok: false; reason: 'unknown_pair' | 'min_out' | 'no_liquidity'; best_out: bigint };
+  | { ok: false; reason: 'unknown_pool' | 'limit' | 'no_liquidity'; price_1e9: number | null };
+
+/** One pool's swap curve on a side (swaps.ts `curveLevels`) and its chain's gas now. */
+export interface PoolCurve {
+  pool_address: string;
+  fee_bps: number;
+  lot_1e8: number;
+  px: number[];
+  qty: number[];
+  gas: GasContext;
+}
 
 /** What a pool quote shows: the price a swap of about this much gets (USD notional). */
 export const DISPLAY_NOTIONAL_USD = 10_000;
@@ -230,45 +245,52 @@ export class SimChain {
   }
 
   /**
-   * Executes a DEX order's swap in the current block: the pool (asked for, or the one giving the
-   * most out) takes the exact input through its exact math, unless that gives less than
-   * `min_out` (then nothing changes). The swap goes on the tape like the block's others.
+   * Executes a DEX order's leg in the current block (see SwapRequest): the exact pool math,
+   * the swap on the tape like the block's others; refused whole (nothing changes) past its
+   * limit or the pool's liquidity.
    */
-  swapExactIn(req: SwapRequest, now_ms: number): SwapOutcome {
+  swapOrder(req: SwapRequest, now_ms: number): SwapOutcome {
     this.advance(now_ms);
-    const candidates = this.pools.filter((p) => p.spec.symbol === req.symbol && (req.pool_address === undefined || p.spec.pool_address === req.pool_address));
-    if (candidates.length === 0 || req.amount_in <= 0n) return { ok: false, reason: 'unknown_pair', best_out: 0n };
-    let best: { p: LivePool; out: bigint } | undefined;
-    for (const p of candidates) {
-      const zeroForOne = (req.side === 'sell') === p.o.baseIsToken0;
-      const q = quoteExactInput(p.state, zeroForOne, req.amount_in);
-      if (q.filled && (best === undefined || q.amountOut > best.out)) best = { p, out: q.amountOut };
+    const p = this.pools.find((x) => x.spec.symbol === req.symbol && x.spec.pool_address === req.pool_address);
+    if (p === undefined || !(req.qty_1e8 > 0)) return { ok: false, reason: 'unknown_pool', price_1e9: null };
+    const units = baseUnitsOf(req.qty_1e8, p.o);
+    let s: BaseSwap | undefined;
+    try {
+      if (units > 0n) s = swapBase(p.state, p.o, req.side, units);
+    } catch {
+      // A swap the pool reverts (its price at a bound): no liquidity for it.
     }
-    if (best === undefined) return { ok: false, reason: 'no_liquidity', best_out: 0n };
-    if (best.out < req.min_out) return { ok: false, reason: 'min_out', best_out: best.out };
-    const p = best.p;
-    const zeroForOne = (req.side === 'sell') === p.o.baseIsToken0;
-    const r = swap(p.state, zeroForOne, req.amount_in);
-    applySwap(p.state, r);
-    this.record(p, r, this.block, now_ms);
-    const [base, quote] = p.o.baseIsToken0 ? [r.amount0, r.amount1] : [r.amount1, r.amount0];
-    const baseQty = Math.abs(Number(base)) / 10 ** p.o.baseDecimals;
-    const quoteQty = Math.abs(Number(quote)) / 10 ** p.o.quoteDecimals;
+    if (s === undefined || !s.complete) return { ok: false, reason: 'no_liquidity', price_1e9: null };
+    const price = avgPrice1e9(req.side, s.quote_1e8, s.qty_1e8);
+    if (req.side === 'buy' ? price > BigInt(req.limit_price_1e9) : price < BigInt(req.limit_price_1e9)) return { ok: false, reason: 'limit', price_1e9: Number(price) };
+    if (!req.dry) {
+      applySwap(p.state, s.result);
+      this.record(p, s.result, this.block, now_ms);
+    }
     const gas = this.gasContext(now_ms);
     return {
       ok: true,
       pool_address: p.spec.pool_address,
       fee_bps: p.spec.fee_bps,
       block: this.block,
-      amount_in: req.amount_in,
-      amount_out: best.out,
-      lp_fee: r.feeAmount,
+      qty_1e8: Number(s.qty_1e8),
+      price_1e9: Number(price),
+      quote_1e8: Number(s.quote_1e8),
+      lp_fee_1e9: Number(lpFeeUsd1e9(req.side, s.result.feeAmount, p.o, price)),
       gas_units: gas.estimated_gas_units,
       base_fee_wei: gas.base_fee_native,
       priority_fee_wei: gas.priority_fee_native,
-      qty_1e8: Math.round(baseQty * 1e8),
-      price_1e9: Math.round((quoteQty / baseQty) * 1e9),
+      native_price_1e9: gas.native_price_1e9,
     };
+  }
+
+  /** The swap curves of a chain-suffixed pair's pools on one side (every pool, or those named). */
+  curves(symbol: string, side: 'buy' | 'sell', now_ms: number, pools?: readonly string[]): PoolCurve[] {
+    this.advance(now_ms);
+    const gas = this.gasContext(now_ms);
+    return this.pools
+      .filter((p) => p.spec.symbol === symbol && (pools === undefined || pools.includes(p.spec.pool_address)))
+      .map((p) => ({ pool_address: p.spec.pool_address, fee_bps: p.spec.fee_bps, lot_1e8: lot1e8(p.o), ...curveLevels(p.state, p.o, side, this.usd(p.spec.base, now_ms)), gas }));
   }
 
   gasContext(now_ms: number): GasContext {

@@ -72,11 +72,21 @@ export interface ChildExecution {
   edge_id: string;
   ok: boolean;
   reason: string | null;
-  fills: { price_1e9: number; qty_1e8: number; trade_id: string; ts_ns: number; fee_1e9: number; cum_fee_1e9: number }[];
+  fills: { price_1e9: number; qty_1e8: number; trade_id: string; ts_ns: number; fee_1e9: number; cum_fee_1e9: number; dex?: DexFillFacts }[];
   taker_bps: number;
   maker_bps: number;
   /** venue ack time, wall clock ns */
   ack_ns: number;
+}
+
+/** What a pool leg's fill carries beyond a venue's (execution/dex-orders.ts): its pair, the pool's fee tier, the fee by part (USD 1e9), the gas paid in ETH (_1e8). */
+export interface DexFillFacts {
+  pair: string;
+  fee_bps: number;
+  lp_fee_1e9: number;
+  gas_1e9: number;
+  priority_fee_1e9: number;
+  gas_native_1e8: number;
 }
 
 export interface FeeTierInfo {

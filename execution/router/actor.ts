@@ -108,7 +108,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       const s = service!;
       switch (m.t) {
         case 'Submit':
-        case 'SubmitPrediction': {
+        case 'SubmitExtended': {
           // Asked from the journal's thread for the JSON answer: a new order's 201 rides in the
           // journal frame that makes it durable, and the journal answers this ask with it.
           const reply = m.as === 'json' && ctx.askThread === JOURNAL_THREAD ? ctx.askCorrelation : undefined;

@@ -158,7 +158,7 @@ export class RouterClient {
   }
 }
 
-/** A prediction order's legs travel as msgpack (`SubmitPrediction`); every other order in the fixed Submit layout. */
-function submitTag(request: OrderRequest): 'Submit' | 'SubmitPrediction' {
-  return request.prediction_legs !== undefined ? 'SubmitPrediction' : 'Submit';
+/** A prediction order's legs and a DEX order's wallet travel as msgpack (`SubmitExtended`); every other order in the fixed Submit layout. */
+function submitTag(request: OrderRequest): 'Submit' | 'SubmitExtended' {
+  return request.prediction_legs !== undefined || request.wallet !== undefined ? 'SubmitExtended' : 'Submit';
 }

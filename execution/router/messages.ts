@@ -22,8 +22,8 @@ export type RouterMessage =
    * the commit that makes the order durable, not by the router.
    */
   | { t: 'Submit'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
-  /** A prediction order: as `Submit`, with the legs the sender resolved (a msgpack message: the fixed Submit layout carries none). */
-  | { t: 'SubmitPrediction'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
+  /** As `Submit`, with what the sender resolved that the fixed Submit layout does not carry (a msgpack message): a prediction order's legs, a DEX order's wallet. */
+  | { t: 'SubmitExtended'; request: OrderRequest; idempotency_key: string | null; as?: 'json' }
   | { t: 'Preview'; request: OrderRequest }
   | { t: 'Cancel'; node_order_id: string }
   | { t: 'Activate'; graph_id: string }

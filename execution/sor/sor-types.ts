@@ -92,6 +92,12 @@ export interface VenueView {
    * then the curve's highest rate (what a reservation allows for); makers pay 0.
    */
   fee_curve?: LevelFeeCurve;
+  /**
+   * A fee per child whatever its size (a DEX swap's gas), in USD 1e9 and in the chain's gas
+   * currency (_1e8). The sweep weighs it through `taker_bps` (its share of the order's
+   * notional); the plan charges it exactly (dex-orders.ts `withGasFees`).
+   */
+  fixed_fee?: { usd_1e9: number; native_1e8: number };
 }
 
 export interface LevelFeeCurve {

@@ -10,6 +10,9 @@ import { CancelOrderRespSchema, FillsPageSchema, ListOrdersRespSchema, OrderCons
 import { OrderPreviewSchema } from '../schemas/routing.ts';
 import { predictionLegsOf } from '../market/prediction-orders.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
+import { orderWallet } from '../market/dex-orders.ts';
+import { CHAIN_IDS } from '../../actors/dex-chain/pools.ts';
+import type { Principal } from '../auth/principal.ts';
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' });
 
@@ -29,7 +32,13 @@ const orderRequestFields = {
     order_type: Type.String({ enum: ['market', 'limit'] }),
     limit_price_1e9: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 })),
     time_in_force: Type.Optional(Type.String({ enum: ['ioc', 'gtc', 'fok'], description: 'market defaults to ioc, limit to gtc (what does not cross rests on the venues)' })),
-    venue: Type.Optional(Type.String({ enum: [...VENUES], description: 'forces single-venue execution' })),
+    venue: Type.Optional(Type.String({ enum: [...VENUES, ...CHAIN_IDS], description: 'forces single-venue execution (a chain id: that chain\'s pools)' })),
+    wallet_id: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z_]+:0x[0-9a-fA-F]{40}$',
+        description: 'DEX orders: `<signer_backend>:<address>` of the managed trading wallet (the default when omitted); `connected:<address>` (a browser wallet) is refused on an API session',
+      }),
+    ),
     constraints: Type.Optional(Type.Union([OrderConstraintsSchema, Type.Null()])),
     start_armed: Type.Optional(Type.Boolean({ description: 'park as an armed graph until POST /v1/execution_graphs/{graph_id}/activate' })),
     cross_venue_equivalents: Type.Optional(
@@ -83,9 +92,15 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
   const store = () => ctx.storage.orders;
   const predictionQuotes = new PredictionQuotes(ctx.market.prediction, ctx.topology.endpoint);
   /** A prediction order carries its resolved legs to the router (which holds no catalog). */
-  const withLegs = (body: OrderRequest): OrderRequest => {
+  const withLegs = (body: OrderRequest, p: Principal): OrderRequest => {
     const legs = predictionLegsOf(ctx.market.prediction, predictionQuotes, body);
-    return legs === undefined ? body : { ...body, prediction_legs: legs };
+    if (legs !== undefined) {
+      if (body.wallet_id !== undefined) throw Errors.validation([{ field: 'wallet_id', message: 'applies to DEX orders, not prediction markets' }]);
+      return { ...body, prediction_legs: legs };
+    }
+    // A DEX order carries its wallet, resolved and its signature made here (the router holds no keys).
+    const wallet = orderWallet(ctx.storage.wallets, p, body);
+    return wallet === undefined ? body : { ...body, wallet };
   };
   const withFills = (order: OrderRecord): FillRecord[] =>
     order.fill_ids.map((id) => store().getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
@@ -105,7 +120,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: {
         201: { description: 'The accepted (or rejected) order', schema: OrderRestSchema },
         200: { description: 'The original order of a repeated request', schema: OrderRestSchema },
-        409: { description: 'client_order_id reused with a different request (IDEMPOTENCY_CONFLICT)' },
+        404: { description: 'a DEX order without a trading wallet, or naming a wallet_id that is not the caller\'s (NO_TRADING_WALLET)' },
+        409: { description: 'client_order_id reused with a different request (IDEMPOTENCY_CONFLICT); a DEX order while the wallet provisions (TRADING_WALLET_NOT_READY)' },
         503: { description: 'Kill switch active (DISPATCH_HALTED)' },
       },
       handler: async (req) => {
@@ -116,7 +132,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         if (body.symbol === undefined && body.instrument === undefined) {
           throw Errors.validation([{ field: 'symbol', message: 'symbol or instrument is required' }]);
         }
-        const { status, json } = await execution().submitJson(principalOf(req), withLegs(body), req.idempotencyKey);
+        const p = principalOf(req);
+        const { status, json } = await execution().submitJson(p, withLegs(body, p), req.idempotencyKey);
         return { status, body: undefined, json };
       },
     },
@@ -129,7 +146,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'bearer',
       body: OrderPreviewRequestSchema,
       responses: { 200: { description: 'The routing plan and landed cost', schema: OrderPreviewSchema } },
-      handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), withLegs(req.body as OrderRequest)) }),
+      handler: async (req) => ({ status: 200, body: await execution().preview(principalOf(req), withLegs(req.body as OrderRequest, principalOf(req))) }),
     },
     {
       method: 'get',

@@ -71,6 +71,7 @@ export const FillRecordSchema = describing<FillRecord>()(
       trade_id: Type.String({ description: 'venue trade id' }),
       venue_reported_cum_fee_1e9: Type.Integer({ description: 'cumulative commission the venue reports for the leg at this fill' }),
       lineage_deployment_id: Nullable(Type.String()),
+      commission_qty_1e8: Type.Optional(Type.Integer({ minimum: 0, description: 'the fee in commission_asset units x 1e8 when that is not the quote: a DEX swap\'s gas, in ETH' })),
     },
     {
       $id: 'FillRecord',
@@ -192,6 +193,7 @@ const orderFields = {
   node_id: Nullable(Type.String()),
   placed_price_1e9: Nullable(Type.Integer({ minimum: 1 }), 'limit or max price sent to the venues; null for a market order with no cap'),
   pool_id: Nullable(Type.String()),
+  wallet_id: Type.Optional(Type.String({ description: 'a DEX order: the trading wallet it swaps from' })),
   tca: Nullable(TcaReportSchema, 'set when the order completes'),
   time_to_first_fill_ms: Nullable(Count(), 'parent arrival to first fill'),
   lineage_deployment_id: Nullable(Type.String()),

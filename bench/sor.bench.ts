@@ -34,8 +34,8 @@ const SYMBOL = 'BTC-USDT';
 const LEVELS = 50;
 const SNAPSHOTS = 64;
 const SEED = 7;
-const MID = 95_000_000_000_000; // 95,000.00
-const NOW = 1_000_000_000_000_000;
+export const MID = 95_000_000_000_000; // 95,000.00
+export const NOW = 1_000_000_000_000_000;
 const FAST_ITERATIONS = 20_000;
 const FAST_WARMUP = 5_000;
 const REFERENCE_MAX_ITERATIONS = 2_000;
@@ -46,7 +46,7 @@ const SIZES = { small: 5_000_000, few_levels: 300_000_000, large: 5_000_000_000,
 type SizeName = keyof typeof SIZES;
 const VERSIONS: readonly RoutingVersion[] = [1, 3];
 
-function buildSnapshot(rand: () => number): VenueView[] {
+export function buildSnapshot(rand: () => number): VenueView[] {
   const edges = edgesListing(SYMBOL);
   if (edges.length !== 10) throw new Error(`expected 10 edges listing ${SYMBOL}, got ${edges.length}`);
   return edges.map((e) => {
@@ -100,7 +100,7 @@ function buildSnapshot(rand: () => number): VenueView[] {
   });
 }
 
-function request(i: number, qty: number, version: RoutingVersion): RouteRequest {
+export function request(i: number, qty: number, version: RoutingVersion): RouteRequest {
   return {
     node_order_id: `bench-${i}`,
     side: (i & 1) === 0 ? 'buy' : 'sell',

@@ -126,42 +126,46 @@ export async function dexViews(endpoint: Messenger, entry: DexEntry, side: 'buy'
   );
   const curves = new Map(answers.flat().map((c) => [c.pool_address, c]));
   const now = nowNs();
-  return entry.pools.map((pool) => {
-    const c = curves.get(pool.pool_address);
-    const px = c === undefined ? EMPTY : Float64Array.from(c.px);
-    const qty = c === undefined ? EMPTY : Float64Array.from(c.qty);
-    const g = c === undefined ? undefined : gasUsd1e9(c.gas.estimated_gas_units, c.gas.base_fee_native, c.gas.priority_fee_native, c.gas.native_price_1e9);
-    const gas = g === undefined ? 0 : g.gas_1e9 + g.priority_fee_1e9;
-    const notional = px.length > 0 ? (qty_1e8 * px[0]!) / 1e8 : 0;
-    const gasBps = notional > 0 ? (gas / notional) * 10_000 : 0;
-    const lot = c?.lot_1e8 ?? 1;
-    // Beside CEX venues, a pool on a chain where the wallet cannot pay a swap's gas is out
-    // (`insufficient_balance`); a pools-only order is refused for its gas instead (`gasRefusal`, clearer).
-    const noGas = entry.cex !== null && g !== undefined && ledger.available(pool.chain, 'ETH') < BigInt(g.native_1e8);
-    return {
-      venue: pool.chain,
-      edge_id: poolId(pool),
-      listed: true,
-      online: c !== undefined,
-      last_update_ns: now,
-      // The gateway resolved a ready wallet for the order: it can sign here.
-      has_credentials: true,
-      base_available_1e8: noGas ? 0 : Number(ledger.available(pool.chain, pool.base)),
-      quote_available_1e8: noGas ? 0 : Number(ledger.available(pool.chain, pool.quote)),
-      bids_px: side === 'sell' ? px : EMPTY,
-      bids_qty: side === 'sell' ? qty : EMPTY,
-      bid_count: side === 'sell' ? px.length : 0,
-      asks_px: side === 'buy' ? px : EMPTY,
-      asks_qty: side === 'buy' ? qty : EMPTY,
-      ask_count: side === 'buy' ? px.length : 0,
-      maker_bps: gasBps,
-      taker_bps: gasBps,
-      // The simulated chain executes a swap in its current block, at once.
-      latency_ms: 0,
-      rules: { tick_1e9: 1, lot_1e8: lot, min_qty_1e8: lot, min_notional_1e9: entry.cex !== null ? Math.ceil((gas * 10_000) / MAX_GAS_SHARE_BPS) : 0 },
-      fixed_fee: { usd_1e9: gas, native_1e8: g?.native_1e8 ?? 0 },
-    };
-  });
+  return entry.pools.map((pool) =>
+    poolView(pool, curves.get(pool.pool_address), side, qty_1e8, { base: ledger.available(pool.chain, pool.base), quote: ledger.available(pool.chain, pool.quote), eth: ledger.available(pool.chain, 'ETH') }, entry.cex !== null, now),
+  );
+}
+
+/** One pool's view (see dexViews) from its curve (undefined: the chain did not answer, offline) and the wallet's balances on its chain. */
+export function poolView(pool: PoolSpec, c: PoolCurve | undefined, side: 'buy' | 'sell', qty_1e8: number, held: { base: bigint; quote: bigint; eth: bigint }, mixed: boolean, now_ns: number): VenueView {
+  const px = c === undefined ? EMPTY : Float64Array.from(c.px);
+  const qty = c === undefined ? EMPTY : Float64Array.from(c.qty);
+  const g = c === undefined ? undefined : gasUsd1e9(c.gas.estimated_gas_units, c.gas.base_fee_native, c.gas.priority_fee_native, c.gas.native_price_1e9);
+  const gas = g === undefined ? 0 : g.gas_1e9 + g.priority_fee_1e9;
+  const notional = px.length > 0 ? (qty_1e8 * px[0]!) / 1e8 : 0;
+  const gasBps = notional > 0 ? (gas / notional) * 10_000 : 0;
+  const lot = c?.lot_1e8 ?? 1;
+  // Beside CEX venues, a pool on a chain where the wallet cannot pay a swap's gas is out
+  // (`insufficient_balance`); a pools-only order is refused for its gas instead (`gasRefusal`, clearer).
+  const noGas = mixed && g !== undefined && held.eth < BigInt(g.native_1e8);
+  return {
+    venue: pool.chain,
+    edge_id: poolId(pool),
+    listed: true,
+    online: c !== undefined,
+    last_update_ns: now_ns,
+    // The gateway resolved a ready wallet for the order: it can sign here.
+    has_credentials: true,
+    base_available_1e8: noGas ? 0 : Number(held.base),
+    quote_available_1e8: noGas ? 0 : Number(held.quote),
+    bids_px: side === 'sell' ? px : EMPTY,
+    bids_qty: side === 'sell' ? qty : EMPTY,
+    bid_count: side === 'sell' ? px.length : 0,
+    asks_px: side === 'buy' ? px : EMPTY,
+    asks_qty: side === 'buy' ? qty : EMPTY,
+    ask_count: side === 'buy' ? px.length : 0,
+    maker_bps: gasBps,
+    taker_bps: gasBps,
+    // The simulated chain executes a swap in its current block, at once.
+    latency_ms: 0,
+    rules: { tick_1e9: 1, lot_1e8: lot, min_qty_1e8: lot, min_notional_1e9: mixed ? Math.ceil((gas * 10_000) / MAX_GAS_SHARE_BPS) : 0 },
+    fixed_fee: { usd_1e9: gas, native_1e8: g?.native_1e8 ?? 0 },
+  };
 }
 
 /** The plan with each pool child charged its swap's gas exactly (the sweep weighed it as bps of the order). */

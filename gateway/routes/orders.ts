@@ -95,7 +95,6 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
   const withLegs = (body: OrderRequest, p: Principal): OrderRequest => {
     const legs = predictionLegsOf(ctx.market.prediction, predictionQuotes, body);
     if (legs !== undefined) {
-      if (body.wallet_id !== undefined) throw Errors.validation([{ field: 'wallet_id', message: 'applies to DEX orders, not prediction markets' }]);
       return { ...body, prediction_legs: legs };
     }
     // A DEX order carries its wallet, resolved and its signature made here (the router holds no keys).

@@ -116,7 +116,7 @@ describe('DEX orders', () => {
     assert.ok(BigInt(usdc0 - usdc) - paid >= 0n && BigInt(usdc0 - usdc) - paid <= BigInt(done.fills!.length), `USDC out ${usdc0 - usdc} vs ${paid}`);
   });
 
-  it('refuses bad wallet ids, a resting DEX order and wallet_id off the DEX, writing nothing', async () => {
+  it('refuses bad wallet ids and a resting DEX order, writing nothing; the own wallet on a CEX order changes nothing', async () => {
     const before = (await get<{ orders: unknown[] }>('/v1/orders')).body.orders.length;
     const other = await order({ symbol: 'ETH-USDC-dex-arb', qty_1e8: 1e6, wallet_id: `managed:${RECIPIENT}` });
     assert.equal(other.status, 404);
@@ -124,12 +124,16 @@ describe('DEX orders', () => {
     const connected = await order({ symbol: 'ETH-USDC-dex-arb', qty_1e8: 1e6, wallet_id: `connected:${RECIPIENT}` });
     assert.equal(connected.status, 400);
     assert.equal(envelope(connected.body).details[0]!.field, 'wallet_id');
-    const cex = await order({ symbol: 'BTC-USDT', qty_1e8: 1e6, wallet_id: (await get<{ wallet_id: string }>('/v1/wallets/trading')).body.wallet_id });
-    assert.equal(cex.status, 400);
+    const cex = await order({ symbol: 'BTC-USDT', qty_1e8: 1e6, wallet_id: `managed:${RECIPIENT}` });
+    assert.equal(cex.status, 404, 'another wallet is refused on any order');
     const gtc = await order({ symbol: 'ETH-USDC-dex-arb', qty_1e8: 1e6, order_type: 'limit', limit_price_1e9: 1e12, time_in_force: 'gtc' });
     assert.equal(gtc.status, 400);
     assert.equal(envelope(gtc.body).details[0]!.field, 'time_in_force');
     assert.equal((await get<{ orders: unknown[] }>('/v1/orders')).body.orders.length, before);
+    // The caller's own wallet on an order that trades no pool: accepted, nothing to sign.
+    const own = await order({ symbol: 'BTC-USDT', qty_1e8: 1e6, wallet_id: (await get<{ wallet_id: string }>('/v1/wallets/trading')).body.wallet_id });
+    assert.equal(own.status, 201, JSON.stringify(own.body));
+    assert.equal(own.body.wallet_id, undefined);
   });
 
   it('without ETH for gas on the chain, a DEX order is rejected before anything is sent', async () => {

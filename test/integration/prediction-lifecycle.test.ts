@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
-import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
+import { call, startTestService, TEST_OPERATOR_KEY, until as poll, type TestService } from '../helpers/service.ts';
 
 let svc: TestService;
 
@@ -147,7 +147,8 @@ describe('prediction lifecycle streams', () => {
   it('GET /v1/settlement/{slug}: open, then resolved with the outcome the stream told, the up/down underlying, settled on the ticker-style venue', async () => {
     const get = <T>(path: string) => call<T>(svc.base, 'GET', path, { token: TEST_OPERATOR_KEY });
     type S = { slug: string; status: string; resolved_outcome: string | null; yes_price: number | null; no_price: number | null; underlying?: { anchor_price_usd: number; final_price_usd: number; agrees_with_settlement: boolean } };
-    const open = (await get<{ markets: { slug: string; yes_token_id: string }[] }>('/v1/markets?limit=1')).body.markets[0]!;
+    // The test before restarted the service: its catalog may still be loading.
+    const open = await poll('a listed market', async () => (await get<{ markets: { slug: string; yes_token_id: string }[] }>('/v1/markets?limit=1')).body.markets[0], 20_000, 100);
     const o = await get<S>(`/v1/settlement/${open.slug}`);
     assert.equal(o.status, 200, JSON.stringify(o.body));
     assert.deepEqual([o.body.status, o.body.resolved_outcome], ['open', null]);

@@ -40,6 +40,13 @@ export interface DexPair {
   chain: ChainId | null;
 }
 
+const CHAIN_SUFFIX = /-dex-[a-z]+$/i;
+
+/** Whether a symbol is a chain-suffixed DEX pair (a regex test first, no allocation: the CEX paths call this on every symbol). */
+export function isDexSymbol(symbol: string): boolean {
+  return CHAIN_SUFFIX.test(symbol) && dexPair(symbol)?.chain != null;
+}
+
 /** Parses a pool symbol (case-insensitive); undefined when it is no pair. */
 export function dexPair(symbol: string): DexPair | undefined {
   const parts = symbol.split('-');

@@ -10,7 +10,9 @@
 import type { ChildExecution } from '../actors/edge/messages.ts';
 import type { PoolCurve, SwapOutcome, SwapRequest } from '../actors/dex-chain/chain.ts';
 import type { DexChainMessage } from '../actors/dex-chain/messages.ts';
-import { dexPair, POOLS, type PoolSpec } from '../actors/dex-chain/pools.ts';
+import { POOLS, type PoolSpec } from '../actors/dex-chain/pools.ts';
+import { dexPair, isDexSymbol } from '../domain/chains.ts';
+import { roundBps } from './sor/sor-cost.ts';
 import type { BookEntry } from '../actors/market/directory.ts';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ChildOrder, OrderRecord } from '../domain/orders.ts';
@@ -58,9 +60,10 @@ export function poolOfEdge(edgeId: string): PoolSpec | undefined {
  * not a DEX order.
  */
 export function dexEntry(symbol: string, withWallet: boolean, book: (symbol: string) => BookEntry | undefined): DexEntry | undefined {
+  // Every order asks: anything but a chain-suffixed pair or (with a wallet) BASE-USD leaves here, before anything is parsed.
+  if (!isDexSymbol(symbol) && !(withWallet && USD_PAIR.test(symbol))) return undefined;
   const q = dexPair(symbol);
   if (q === undefined) return undefined;
-  if (q.chain === null && !(withWallet && q.quote === 'USD')) return undefined;
   const pools = POOLS.filter((p) => p.base === q.base && (q.chain === null ? p.quote === 'USDC' || p.quote === 'USDT' : p.chain === q.chain && p.quote === q.quote));
   if (pools.length === 0) return undefined;
   const cex = q.chain === null ? (book(`${q.base}-USD`) ?? null) : null;
@@ -76,6 +79,8 @@ export function dexEntry(symbol: string, withWallet: boolean, book: (symbol: str
     pools,
   };
 }
+
+const USD_PAIR = /^[^-]+-usd$/i;
 
 export function isDexEntry(entry: { instrument_type: string }): entry is DexEntry {
   return entry.instrument_type === 'dex';
@@ -116,12 +121,10 @@ export function gasUsd1e9(units: number, baseWei: number, priorityWei: number, e
  * `below_min_notional`, and a wallet that can pay the gas.
  */
 export async function dexViews(endpoint: Messenger, entry: DexEntry, side: 'buy' | 'sell', qty_1e8: number, ledger: Ledger): Promise<VenueView[]> {
-  const symbols = [...new Set(entry.pools.map((p) => p.symbol))];
+  const chainOf = new Map(entry.pools.map((p) => [p.symbol, p.chain]));
   const answers = await Promise.all(
-    symbols.map((symbol) =>
-      endpoint
-        .ask<PoolCurve[]>(`dex:${symbol.slice(symbol.indexOf('-dex-') + 1)}`, { t: 'Curves', symbol, side } satisfies DexChainMessage, CURVE_TIMEOUT_MS)
-        .catch(() => [] as PoolCurve[]),
+    [...chainOf].map(([symbol, chain]) =>
+      endpoint.ask<PoolCurve[]>(`dex:${chain}`, { t: 'Curves', symbol, side } satisfies DexChainMessage, CURVE_TIMEOUT_MS).catch(() => [] as PoolCurve[]),
     ),
   );
   const curves = new Map(answers.flat().map((c) => [c.pool_address, c]));
@@ -175,11 +178,11 @@ export function withGasFees(plan: RoutingPlan, views: readonly VenueView[]): Rou
   let fee = 0;
   const allocations = plan.allocations.map((a) => {
     const gas = gasOf.get(a.edge_id);
-    const next = gas === undefined ? a : { ...a, expected_fee_1e9: gas, fee_bps: a.notional_1e9 > 0 ? Math.round((gas / a.notional_1e9) * 1e8) / 1e4 : 0 };
+    const next = gas === undefined ? a : { ...a, expected_fee_1e9: gas, fee_bps: a.notional_1e9 > 0 ? roundBps((gas / a.notional_1e9) * 10_000) : 0 };
     fee += next.expected_fee_1e9;
     return next;
   });
-  return { ...plan, allocations, expected_fee_1e9: fee, expected_fee_bps: plan.expected_notional_1e9 > 0 ? Math.round((fee / plan.expected_notional_1e9) * 1e8) / 1e4 : null };
+  return { ...plan, allocations, expected_fee_1e9: fee, expected_fee_bps: plan.expected_notional_1e9 > 0 ? roundBps((fee / plan.expected_notional_1e9) * 10_000) : null };
 }
 
 /**

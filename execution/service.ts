@@ -530,9 +530,8 @@ export class ExecutionService {
       order.children.map((child) =>
         child.status !== 'sent'
           ? undefined
-          : poolOfEdge(child.edge_id) !== undefined
-            ? this.swap(order, child)
-            : this.endpoint
+          : (this.swap(order, child) ??
+            this.endpoint
               .ask<ChildExecution | ChildPlacement>(
                 edgeKey(child.edge_id),
                 // An IOC leg's limit is the plan's worst level, widened by the protection band
@@ -542,7 +541,7 @@ export class ExecutionService {
                   : ({ t: 'Execute', child_id: child.child_id, symbol: venueSymbol(order, child.venue), side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
-              .catch((err: unknown) => err as Error),
+              .catch((err: unknown) => err as Error)),
       ),
     );
     const fills: FillRecord[] = [];
@@ -567,9 +566,10 @@ export class ExecutionService {
     return { fills, early };
   }
 
-  /** A pool leg: its swap asked of the chain, the answer as a venue's leg report (dex-orders.ts). */
-  private swap(order: OrderRecord, child: ChildOrder): Promise<ChildExecution | Error> {
-    const pool = poolOfEdge(child.edge_id)!;
+  /** A pool leg: its swap asked of the chain, the answer as a venue's leg report (dex-orders.ts); undefined for a venue's leg. */
+  private swap(order: OrderRecord, child: ChildOrder): Promise<ChildExecution | Error> | undefined {
+    const pool = poolOfEdge(child.edge_id);
+    if (pool === undefined) return undefined;
     return this.endpoint
       .ask<SwapOutcome>(`dex:${pool.chain}`, swapMessage(order, child, pool), CHILD_TIMEOUT_MS)
       .then((out) => swapExecution(child, pool, out, order.wallet?.signature ?? ''))

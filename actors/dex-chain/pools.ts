@@ -1,7 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Address } from 'ox';
 import { CHAINS, tokenSpec, type ChainId } from '../../domain/chains.ts';
-export { dexPair, type DexPair } from '../../domain/chains.ts';
 import { Q96 } from '../../domain/dex/full-math.ts';
 import { poolFromPositions, type PoolState, type Position } from '../../domain/dex/pool.ts';
 import { getTickAtSqrtRatio, MAX_TICK, MIN_TICK } from '../../domain/dex/tick-math.ts';

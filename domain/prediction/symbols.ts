@@ -1,5 +1,5 @@
 import { parseSymbol } from '../market.ts';
-import { dexPair } from '../chains.ts';
+import { isDexSymbol } from '../chains.ts';
 import type { EquivalenceRelation, PredictionEvent, PredictionMarket, PredictionVenue } from './catalog.ts';
 
 /**
@@ -72,7 +72,7 @@ export function classifySymbol(input: string): SymbolRef {
   }
   if (token !== body) return { kind: 'invalid', reason: 'polymarket: must be followed by a token id' };
   if (TICKER.test(body)) return { kind: 'ticker', ticker: body, leg };
-  if (leg === null && (parseSymbol(body) !== undefined || dexPair(body)?.chain != null)) return { kind: 'cex', symbol: body };
+  if (leg === null && (parseSymbol(body) !== undefined || isDexSymbol(body))) return { kind: 'cex', symbol: body };
   if (SLUG.test(body)) return { kind: 'slug', slug: body, leg };
   return { kind: 'invalid', reason: 'not a pair, ticker, slug, token id or event URL' };
 }

@@ -1,5 +1,6 @@
-import { dexPair, POOLS } from '../../actors/dex-chain/pools.ts';
-import { dexCommitment, type OrderWallet } from '../../execution/dex-orders.ts';
+import { book } from '../../actors/market/directory.ts';
+import { isDexSymbol } from '../../domain/chains.ts';
+import { dexCommitment, dexEntry, type OrderWallet } from '../../execution/dex-orders.ts';
 import type { OrderRequest } from '../../execution/types.ts';
 import { digestOf, walletView, type WalletStore } from '../../storage/wallets.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -18,11 +19,12 @@ import { Errors } from '../errors.ts';
  */
 export function orderWallet(store: WalletStore, p: Principal, body: OrderRequest): OrderWallet | undefined {
   const symbol = body.instrument?.symbol ?? body.symbol ?? '';
-  const pair = body.instrument?.type === undefined || body.instrument.type === 'spot' ? dexPair(symbol) : undefined;
-  const chainSuffixed = pair !== undefined && pair.chain !== null;
+  const spot = body.instrument?.type === undefined || body.instrument.type === 'spot';
+  const chainSuffixed = spot && isDexSymbol(symbol);
   // A swap cannot rest: an order that may rest (gtc, or a limit without a time in force) routes BASE-USD over the CEX venues only.
   const immediate = body.time_in_force === 'ioc' || body.time_in_force === 'fok' || (body.time_in_force === undefined && body.order_type === 'market');
-  const withPools = immediate && pair !== undefined && pair.chain === null && pair.quote === 'USD' && POOLS.some((pool) => pool.base === pair.base);
+  // Whether BASE-USD has pools beside its CEX book: asked of the router's own rule (dex-orders.ts).
+  const withPools = spot && !chainSuffixed && immediate && dexEntry(symbol, true, (s) => book(s, 'spot')) !== undefined;
   const named = body.wallet_id;
   if (named !== undefined) {
     if (named.toLowerCase().startsWith('connected:')) {

@@ -1,26 +1,21 @@
 import type { PoolEntry } from '../../actors/dex-chain/chain.ts';
 import type { DexChainMessage } from '../../actors/dex-chain/messages.ts';
 import { CHAINS } from '../../domain/chains.ts';
-import { dexPair, type DexPair } from '../../actors/dex-chain/pools.ts';
+import type { DexPair } from '../../domain/chains.ts';
 import type { Endpoint } from '../../engine/endpoint.ts';
 
 const ASK_TIMEOUT_MS = 2_000;
 /** What `BASE-USD` stands for on a chain: its dollar tokens. */
 const USD_QUOTES = new Set(['USDC', 'USDT', 'USD']);
 
-export type PoolQuery = DexPair;
-
-/** Parses a pool symbol; undefined when it is no pair. */
-export const poolQuery = dexPair;
-
-function matches(q: PoolQuery, e: PoolEntry): boolean {
+function matches(q: DexPair, e: PoolEntry): boolean {
   const [base, quote] = e.symbol.split('-');
   if (q.chain !== null && e.chain !== q.chain) return false;
   return base === q.base && (quote === q.quote || (q.quote === 'USD' && USD_QUOTES.has(quote!)));
 }
 
 /** The pools a query names, asked of each chain actor it covers, deepest (lowest fee) first within a chain. */
-export async function poolsFor(endpoint: Endpoint, q: PoolQuery): Promise<PoolEntry[]> {
+export async function poolsFor(endpoint: Endpoint, q: DexPair): Promise<PoolEntry[]> {
   const chains = q.chain === null ? CHAINS.map((c) => c.chain) : [q.chain];
   const answers = await Promise.all(chains.map((chain) => endpoint.ask<PoolEntry[]>(`dex:${chain}`, { t: 'Pools' } satisfies DexChainMessage, ASK_TIMEOUT_MS).catch(() => [] as PoolEntry[])));
   return answers.flat().filter((e) => matches(q, e));
@@ -37,13 +32,6 @@ export interface DexQuote {
   book: { bids: [number, number][]; asks: [number, number][] };
   source: 'edge_rpc_snapshot';
   updated_ms: number;
-}
-
-const CHAIN_SUFFIX = /-dex-[a-z]+$/i;
-
-/** Whether a symbol is a chain-suffixed DEX pair (a regex test first: the CEX quote path allocates nothing here). */
-export function isDexSymbol(symbol: string): boolean {
-  return CHAIN_SUFFIX.test(symbol) && poolQuery(symbol)?.chain != null;
 }
 
 /** The quote of a pair's pools: best bid and ask across them, each pool's own. */

@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
-import { poolQuery, poolsFor } from '../market/pools.ts';
+import { poolsFor } from '../market/pools.ts';
+import { dexPair } from '../../domain/chains.ts';
 import { PoolEntrySchema } from '../schemas/dex.ts';
 
 const PoolsQuery = Type.Object({
@@ -27,7 +28,7 @@ export function dexRoutes(ctx: GatewayContext): RouteSpec[] {
       },
       handler: async (req) => {
         const { symbol } = req.query as Static<typeof PoolsQuery>;
-        const q = poolQuery(symbol);
+        const q = dexPair(symbol);
         if (q === undefined) throw Errors.validation([{ field: 'symbol', message: 'BASE-QUOTE-CHAIN or BASE-USD (e.g. ETH-USDC-dex-arb, ETH-USD)' }]);
         const pools = await poolsFor(ctx.topology.endpoint, q);
         if (pools.length === 0) throw Errors.notFound(`no pool trades ${symbol}`);

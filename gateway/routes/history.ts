@@ -4,7 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { tapeKey } from '../market/tape-writer.ts';
-import { isDexSymbol, poolQuery } from '../market/pools.ts';
+import { dexPair, isDexSymbol } from '../../domain/chains.ts';
 import { POOLS } from '../../actors/dex-chain/pools.ts';
 import { PredictionHistory } from '../market/prediction-history.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
@@ -68,7 +68,7 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
   const history = new PredictionHistory(ctx.topology.endpoint);
   const keyOr404 = (symbol: string, type: 'spot' | 'perp') => {
     // A chain-suffixed pair's tape is its pools' swaps (actors/dex-chain/), under its canonical symbol.
-    const dex = isDexSymbol(symbol) ? poolQuery(symbol)! : undefined;
+    const dex = isDexSymbol(symbol) ? dexPair(symbol)! : undefined;
     if (dex !== undefined) {
       const canonical = `${dex.base}-${dex.quote}-${dex.chain}`;
       if (!POOLS.some((p) => p.symbol === canonical)) throw Errors.notFound(`no pool trades ${symbol}`);

@@ -5,7 +5,8 @@ import type { RouteSpec } from '../http/route.ts';
 import { MAX_DEPTH } from '../../actors/book/quote-cache.ts';
 import type { QuoteResponse } from '../market/quotes.ts';
 import { batchFailure, PredictionQuotes, type PredictionQuote } from '../market/prediction-quotes.ts';
-import { dexQuote, isDexSymbol, poolQuery, poolsFor } from '../market/pools.ts';
+import { dexQuote, poolsFor } from '../market/pools.ts';
+import { dexPair, isDexSymbol } from '../../domain/chains.ts';
 
 const InstrumentTypeQuery = Type.Union([Type.Literal('spot'), Type.Literal('perp'), Type.Literal('prediction')], {
   description: 'auto-detected when omitted: spot when the symbol trades spot, else perp, else a prediction market leg (ticker, slug, token id or event URL)',
@@ -149,7 +150,7 @@ export function quoteRoutes(ctx: GatewayContext): RouteSpec[] {
         const depth = q.depth ?? 10;
         // A chain-suffixed pair is quoted from its pools (gateway/market/pools.ts).
         if (isDexSymbol(symbol)) {
-          return poolsFor(ctx.topology.endpoint, poolQuery(symbol)!).then((found) => {
+          return poolsFor(ctx.topology.endpoint, dexPair(symbol)!).then((found) => {
             if (found.length === 0) throw noQuote(symbol, 'dex');
             return { status: 200, body: dexQuote(symbol, found) };
           });

@@ -31,6 +31,19 @@ export interface ServiceConfig {
   maxOrderNotionalUsd?: number;
   /** Cash a simulated venue account opens with, per quote currency, USD. */
   simAccountUsd?: number;
+  /** Strategy deployments (docs/deployments.md). */
+  algo?: {
+    /** algo worker threads, apart from the actor workers (`ALGO_WORKERS`, default 1) */
+    workers: number;
+    /** a module's memory cap, MiB (`ALGO_MEMORY_MB`, default 64) */
+    memoryMb: number;
+    /** the longest one callback may run, ms (`ALGO_CALLBACK_BUDGET_MS`, default 20) */
+    callbackBudgetMs: number;
+    /** largest artifact, bytes (`ALGO_ARTIFACT_MAX_BYTES`, default 1 MiB) */
+    artifactMaxBytes: number;
+    /** orders a deployment may enter per second (`ALGO_ORDERS_PER_S`, default 100) */
+    ordersPerS: number;
+  };
   auth: {
     operatorKey: string | undefined;
     jwtSecret: string | undefined;
@@ -81,6 +94,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
+    algo: {
+      workers: integer('ALGO_WORKERS', 1, 1, 16),
+      memoryMb: integer('ALGO_MEMORY_MB', 64, 1, 4_096),
+      callbackBudgetMs: integer('ALGO_CALLBACK_BUDGET_MS', 20, 1, 10_000),
+      artifactMaxBytes: integer('ALGO_ARTIFACT_MAX_BYTES', 1 << 20, 1_024, 64 << 20),
+      ordersPerS: integer('ALGO_ORDERS_PER_S', 100, 1, 100_000),
+    },
     auth: {
       operatorKey: text('OPERATOR_KEY'),
       jwtSecret: text('AUTH_JWT_SECRET'),

@@ -22,6 +22,10 @@ import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC } from './execution/router/messages
 import { QuoteService } from './gateway/market/quotes.ts';
 import { PredictionCatalog } from './gateway/market/prediction-catalog.ts';
 import { TapeWriter } from './gateway/market/tape-writer.ts';
+import { createCallbackWatch } from './execution/algo/watch.ts';
+import { DEPLOYMENT_EVENTS_TOPIC } from './execution/algo/messages.ts';
+import { DeploymentManager } from './execution/deployments/manager.ts';
+import { privateTopic } from './gateway/ws/channels.ts';
 
 export interface Service {
   readonly port: number;
@@ -72,16 +76,21 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     walletProvisionMs: config.walletProvisionMs ?? 5_000,
   };
 
-  // 3. Threads and rings: thread 0 (gateway, journal) and the actor workers (edges, books, fair
-  //    price, routers), every pair joined by SPSC rings; the order path in binary layouts.
+  const algo = config.algo ?? { workers: 1, memoryMb: 64, callbackBudgetMs: 20, artifactMaxBytes: 1 << 20, ordersPerS: 100 };
+  const algoWatch = createCallbackWatch();
+
+  // 3. Threads and rings: thread 0 (gateway, journal), the actor workers (edges, books, fair
+  //    price, routers) and the algo workers (strategy deployments only), every pair joined by
+  //    SPSC rings; the order path in binary layouts.
   const topology = new Topology({
     workers: config.workers,
+    algoWorkers: algo.workers,
     registryUrl: new URL('./registry.ts', import.meta.url).href,
     layouts,
     log,
     logLevel: config.logLevel,
-    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag },
-    settings: { simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, ...execution },
+    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag, algoWatch },
+    settings: { algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, ...execution },
   });
   const endpoint = topology.endpoint;
 
@@ -97,9 +106,16 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const quotes = new QuoteService(market, endpoint);
   const prediction = new PredictionCatalog(endpoint, market, log);
   const tape = new TapeWriter(storage, log);
+  const deployments = new DeploymentManager(
+    storage.deployments,
+    topology,
+    algoWatch,
+    { artifactBytes: algo.artifactMaxBytes, memoryBytes: algo.memoryMb * 1024 * 1024, callbackBudgetMs: algo.callbackBudgetMs, perClient: 50, runningPerClient: 10 },
+    log,
+  );
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
@@ -108,6 +124,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       .on(TAPE_TOPIC, (batch) => tape.onBatch(batch))
       .on(ORDER_EVENTS_TOPIC, (event) => gateway.orderEvents.publish(event))
       .on(ROUTER_UP_TOPIC, (key) => routers.noteRouter(key))
+      .on(DEPLOYMENT_EVENTS_TOPIC, (event) => deployments.onEvent(event))
       .otherwise((channel, payload) => gateway.broadcast(channel, payload)).handle,
   );
   // A router learns of its client's credentials once the row is durable, and opens the
@@ -123,6 +140,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     if (state.active) routers.haltAll().catch((err: unknown) => log.error({ err }, 'halt failed'));
     gateway.broadcast('system', { event: 'kill_switch', ...state });
   });
+  deployments.onLog((owner, id, line) => gateway.publishTo(privateTopic(`deployment_logs:${id}`, owner), `deployment_logs:${id}`, line));
   topology.onReadyChange((ready) => gateway.broadcast('system', { event: 'readiness', ready }));
   // A stored resolution moves every running router's contracts of the market to `resolved`.
   gateway.lifecycleEvents.onResolved((resolution) => {
@@ -138,6 +156,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();
   gateway.fundingFeed.start();
+  await deployments.boot();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;
@@ -145,6 +164,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     (stopping ??= (async () => {
       log.info({}, 'shutting down');
       await gateway.close();
+      deployments.close();
       prediction.stop();
       tape.stop();
       await routers.drain();

@@ -11,6 +11,8 @@ import { WireReader, WireWriter } from './wire.ts';
 export interface EndpointOptions {
   thread: number;
   workers: number;
+  /** Algo worker threads after the actor workers (engine/placement.ts); 0 when there are none. */
+  algoWorkers?: number;
   control: SharedArrayBuffer;
   scheduler: Scheduler;
   log: Logger;
@@ -62,6 +64,7 @@ export class Endpoint {
   readonly thread: number;
   readonly mailbox: Mailbox;
   private readonly workers: number;
+  private readonly algoWorkers: number;
   private readonly writers: (RingWriter | undefined)[] = [];
   private readonly encoder = new FrameEncoder();
   private readonly decoder = new FrameDecoder();
@@ -88,6 +91,7 @@ export class Endpoint {
   constructor(options: EndpointOptions) {
     this.thread = options.thread;
     this.workers = options.workers;
+    this.algoWorkers = options.algoWorkers ?? 0;
     this.mailbox = new Mailbox(options.control);
     this.scheduler = options.scheduler;
     this.log = options.log;
@@ -116,7 +120,7 @@ export class Endpoint {
   }
 
   ownerOf(key: string): number {
-    return placeActor(key, this.workers);
+    return placeActor(key, this.workers, this.algoWorkers);
   }
 
   tell(to: string, message: unknown): boolean {

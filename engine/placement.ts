@@ -42,10 +42,16 @@ export function hashKey(key: string): number {
   return h >>> 0;
 }
 
-export function placeActor(key: string, workers: number): number {
+/**
+ * Algo workers (threads workers+1 .. workers+algoWorkers) host only `algo:` actors: strategy
+ * code is untrusted and may have to be stopped by ending its thread, which must never take an
+ * edge, a book or a router with it. Without algo workers an `algo:` actor lands on an actor worker.
+ */
+export function placeActor(key: string, workers: number, algoWorkers = 0): number {
   if (key.startsWith('sys:')) {
     const thread = Number(key.slice(4));
-    if (Number.isInteger(thread) && thread >= 1 && thread <= workers) return thread;
+    if (Number.isInteger(thread) && thread >= 1 && thread <= workers + algoWorkers) return thread;
   }
+  if (algoWorkers > 0 && key.startsWith('algo:')) return workers + 1 + (hashKey(key) % algoWorkers);
   return 1 + (hashKey(key) % workers);
 }

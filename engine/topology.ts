@@ -11,6 +11,8 @@ import type { ControlMessage, WorkerBoot, WorkerReport } from './worker-main.ts'
 
 export interface TopologyOptions {
   workers: number;
+  /** Threads after the actor workers that host only `algo:` actors (strategy deployments); default 0. */
+  algoWorkers?: number;
   /** Module exporting `registry: ActorRegistry` and `layouts: MessageLayout[]`, loaded by every worker. */
   registryUrl: string;
   /** That module's `layouts`, for the gateway thread's endpoint (the same table on every thread). */
@@ -29,6 +31,8 @@ export type WorkerState = 'starting' | 'up' | 'restarting' | 'stopped';
 
 export interface WorkerStatus {
   thread: number;
+  /** `actor`: edges, books, routers; `algo`: strategy deployments only */
+  role: 'actor' | 'algo';
   state: WorkerState;
   restarts: number;
   thread_id: number | null;
@@ -64,6 +68,9 @@ const HOT_POLLS = 64;
 export class Topology {
   readonly endpoint: Endpoint;
   readonly workers: number;
+  readonly algoWorkers: number;
+  /** Every thread's index after the gateway's: 1 .. workers + algoWorkers. */
+  private readonly lastThread: number;
   private readonly options: Required<TopologyOptions>;
   private readonly controls: SharedArrayBuffer[] = [];
   private readonly rings: RingHandle[][] = [];
@@ -86,11 +93,14 @@ export class Topology {
       shared: {},
       settings: {},
       layouts: [],
+      algoWorkers: 0,
       ...options,
     };
     this.workers = options.workers;
+    this.algoWorkers = this.options.algoWorkers;
+    this.lastThread = this.workers + this.algoWorkers;
     this.log = options.log;
-    const threads = this.workers + 1;
+    const threads = this.lastThread + 1;
     // 1. control blocks
     for (let t = 0; t < threads; t++) this.controls.push(createControl());
     // 2. the ring mesh
@@ -103,6 +113,7 @@ export class Topology {
     this.endpoint = new Endpoint({
       thread: GATEWAY_THREAD,
       workers: this.workers,
+      algoWorkers: this.algoWorkers,
       control: this.controls[GATEWAY_THREAD]!,
       scheduler: eventLoopScheduler,
       log: this.log,
@@ -123,10 +134,16 @@ export class Topology {
     await Promise.all(this.slots.slice(1).map((slot) => this.spawn(slot)));
   }
 
+  /** Every actor worker is up (an algo worker restarting after a runaway algo does not make the service unready). */
   get ready(): boolean {
     if (this.stopping) return false;
     for (let w = 1; w <= this.workers; w++) if (this.slots[w]!.state !== 'up') return false;
     return true;
+  }
+
+  /** Whether a thread hosts only algo actors. */
+  isAlgoThread(thread: number): boolean {
+    return thread > this.workers && thread <= this.lastThread;
   }
 
   onReadyChange(listener: (ready: boolean) => void): void {
@@ -136,6 +153,7 @@ export class Topology {
   status(): WorkerStatus[] {
     return this.slots.slice(1).map((s) => ({
       thread: s.thread,
+      role: this.isAlgoThread(s.thread) ? 'algo' : 'actor',
       state: s.state,
       restarts: s.restarts,
       thread_id: s.worker?.threadId ?? null,
@@ -164,7 +182,12 @@ export class Topology {
     if (this.slots[this.endpoint.ownerOf(key)]?.state === 'up') this.endpoint.startActor(key);
   }
 
-  /** Test and operations hook: ends a worker abruptly, as a crash would. */
+  /** No longer restarts the actor with its worker (a stopped deployment). */
+  forgetActor(key: string): void {
+    this.eagerActors.delete(key);
+  }
+
+  /** Test and operations hook: ends a worker abruptly, as a crash would (also how a runaway algo is stopped). */
   async killWorker(thread: number): Promise<void> {
     await this.slots[thread]?.worker?.terminate();
   }
@@ -201,6 +224,7 @@ export class Topology {
     return {
       thread,
       workers: this.workers,
+      algoWorkers: this.algoWorkers,
       controls: this.controls,
       inbound: this.rings.map((row) => row[thread]!),
       outbound: this.rings[thread]!,
@@ -257,12 +281,12 @@ export class Topology {
     this.endpoint.failPendingTo(w, `worker ${w} died`);
     // 5. fresh rings in and out of the dead thread; its control block is reused, zeroed.
     new Int32Array(this.controls[w]!).fill(0);
-    for (let t = 0; t <= this.workers; t++) {
+    for (let t = 0; t <= this.lastThread; t++) {
       this.rings[t]![w] = createRing(this.options.ringCapacity);
       this.rings[w]![t] = createRing(this.options.ringCapacity);
     }
     this.wireGateway(w);
-    for (let t = 1; t <= this.workers; t++) {
+    for (let t = 1; t <= this.lastThread; t++) {
       const peer = this.slots[t]!.worker;
       if (t === w || peer === undefined) continue;
       peer.postMessage({

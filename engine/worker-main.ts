@@ -18,6 +18,7 @@ import { TimerQueue } from './timers.ts';
 export interface WorkerBoot {
   thread: number;
   workers: number;
+  algoWorkers: number;
   /** Mailbox control block of every thread, indexed by thread. */
   controls: SharedArrayBuffer[];
   /** inbound[source]: ring from `source` into this thread. */
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const endpoint: Endpoint = new Endpoint({
     thread: boot.thread,
     workers: boot.workers,
+    algoWorkers: boot.algoWorkers,
     control: boot.controls[boot.thread]!,
     scheduler: timers,
     log,

@@ -103,7 +103,7 @@ export class Booking {
     for (const fill of fills) this.fillsById.delete(fill.id);
     this.observer.scheduleMarkouts(order, fills);
     if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
-    this.emitOrder(order);
+    this.emitOrder(order, fills);
     if (isTerminal(order.status) && order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
       this.events.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
     }
@@ -121,7 +121,9 @@ export class Booking {
     await this.orders.durable();
   }
 
-  emitOrder(order: OrderRecord): void {
+  /** The order's change to its listeners, and to the deployment that entered it (with the fills new to it). */
+  emitOrder(order: OrderRecord, fills: readonly FillRecord[] = []): void {
+    if (order.lineage_deployment_id !== null) this.events.lineage?.(order, fills);
     if (!this.events.wants('orders', order.client_id, order.mode)) return;
     this.events.publish('orders', order.client_id, order.mode, publicOrder(order));
   }

@@ -11,7 +11,7 @@ import { legOn } from './prediction-entry.ts';
 export function fillRecord(
   id: number,
   tsNs: number,
-  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type' | 'prediction_legs'>,
+  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type' | 'prediction_legs' | 'lineage_deployment_id'>,
   child: Pick<ChildOrder, 'venue' | 'edge_id'>,
   result: Pick<ChildExecution, 'maker_bps' | 'taker_bps'>,
   f: ChildExecution['fills'][number],
@@ -51,7 +51,7 @@ export function fillRecord(
     taker_fee_bps_applied: isMaker ? null : result.taker_bps,
     trade_id: f.trade_id,
     venue_reported_cum_fee_1e9: f.cum_fee_1e9,
-    lineage_deployment_id: null,
+    lineage_deployment_id: order.lineage_deployment_id,
   };
   if (leg !== undefined) record.instrument = { ...leg.instrument };
   if (f.dex !== undefined) dexFill(record, f.dex);

@@ -50,7 +50,7 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     pool_id: null,
     tca: null,
     time_to_first_fill_ms: null,
-    lineage_deployment_id: null,
+    lineage_deployment_id: request.lineage_deployment_id ?? null,
     routing_version: routingVersion(id),
     forced_venue: request.venue ?? null,
     arrival_mid_1e9: null,

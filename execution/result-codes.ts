@@ -21,6 +21,15 @@ export const ResultCode = {
   SANDBOX_ONLY: 1300,
   /** a write would leave the sandbox account with more positions than it may hold */
   SANDBOX_POSITIONS_LIMIT: 1301,
+  // 1400-1499: strategy deployments
+  DEPLOYMENT_NOT_FOUND: 1400,
+  /** the `deployment_id` override names an existing deployment */
+  DEPLOYMENT_EXISTS: 1401,
+  /** starting a running deployment, deleting one that runs */
+  DEPLOYMENT_RUNNING: 1402,
+  BUNDLE_NOT_FOUND: 1403,
+  /** the client's deployments (or running ones) are at their limit */
+  DEPLOYMENT_LIMIT: 1404,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

@@ -62,6 +62,8 @@ export interface ExecutionDeps {
   self: string;
   /** The stored resolution binding an event contract (LMDB), for ledgers that missed the live event. */
   storedOutcome?: (contract: EventContractInstrument, venue: string) => ContractOutcome | undefined;
+  /** Whether the client runs this deployment in this mode now (the lineage gate); absent, no order carries a lineage. */
+  deploymentRunning?: (client: string, mode: Mode, deploymentId: string) => boolean;
 }
 
 /**
@@ -111,6 +113,7 @@ export class ExecutionService {
   private readonly config: ExecutionConfig;
   private readonly log: Logger;
   private readonly self: string;
+  private readonly deploymentRunning: (client: string, mode: Mode, deploymentId: string) => boolean;
 
   constructor(deps: ExecutionDeps) {
     const { orders, log, config, events } = deps;
@@ -126,6 +129,7 @@ export class ExecutionService {
     this.config = config;
     this.log = log;
     this.self = deps.self;
+    this.deploymentRunning = deps.deploymentRunning ?? (() => false);
     this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset), deps.storedOutcome);
     this.schedule = deps.schedule;
     this.observer = new VenueObserver(this.quotes);
@@ -264,6 +268,15 @@ export class ExecutionService {
     if (this.killSwitch.active) throw refuse(ResultCode.DISPATCH_HALTED, 'kill switch active: new orders are rejected');
     const entry = this.resolve(request);
     const order = newOrder(this.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry);
+    const lineage = request.lineage_deployment_id;
+    if (lineage !== undefined && !this.deploymentRunning(client, mode, lineage)) {
+      // Fail closed: an algo order names a deployment this client runs in this mode, or nothing trades.
+      finish(order, 'REJECTED', 'risk_lineage', `no running deployment ${lineage} of this client in ${mode} mode`);
+      this.orders.putClientOrderId(order);
+      await this.booking.persist(order, reply);
+      this.booking.emitOrder(order);
+      return { status: 201, order };
+    }
     if (request.start_armed === true) {
       order.status = 'WAITING';
       order.execution_type = 'armed';
@@ -363,6 +376,13 @@ export class ExecutionService {
     const working = this.legs.workingOrder(order.node_order_id);
     if (working !== undefined) await this.legs.cancelResting(working, 'cancelled');
     return this.orders.getOrder(principal.client_id, principal.mode, id) ?? order;
+  }
+
+  /** Every working order a deployment entered is cancelled (its stop, its failure); answers how many. */
+  async cancelLineage(principal: OrderOwner, deploymentId: string): Promise<number> {
+    const open = this.orders.openOrders().filter((o) => o.lineage_deployment_id === deploymentId && o.mode === principal.mode);
+    await Promise.all(open.map((o) => this.cancel(principal, o.node_order_id).catch(() => undefined)));
+    return open.length;
   }
 
   /** What the venues show of the account's working orders (`GET /v1/orders` venue_view). */

@@ -46,6 +46,12 @@ export interface OrderRequest {
    * pools beside the CEX venues.
    */
   wallet?: OrderWallet;
+  /**
+   * The strategy deployment whose algo entered the order (set by the algo host, never by HTTP):
+   * checked at the pre-trade gate against the client's running deployments, carried by the
+   * order and its fills, and the order's changes are told to the deployment.
+   */
+  lineage_deployment_id?: string;
 }
 
 export interface ExecutionConfig {
@@ -66,6 +72,8 @@ export interface ExecutionEvents {
   /** Whether anyone listens for this client and mode: an event nobody reads is not built. */
   wants(channel: ExecutionChannel, client: string, mode: Mode): boolean;
   publish(channel: ExecutionChannel, client: string, mode: Mode, data: unknown): void;
+  /** An order a deployment entered changed (durable first): told to that deployment with the fills new to it. */
+  lineage?(order: OrderRecord, fills: readonly FillRecord[]): void;
 }
 
 /** How execution reaches actors: an actor's context on a worker, or the gateway's endpoint. */

@@ -42,6 +42,8 @@ import { LifecycleEvents } from './market/lifecycle-events.ts';
 import { FundingFeed } from './market/funding-feed.ts';
 import { walletRoutes } from './routes/wallets.ts';
 import { dexRoutes } from './routes/dex.ts';
+import { deploymentRoutes } from './routes/deployments.ts';
+import type { DeploymentManager } from '../execution/deployments/manager.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -57,6 +59,7 @@ export interface GatewayDeps {
   /** The routers, one message per call (execution/router/client.ts). */
   execution: RouterClient;
   executionConfig: ExecutionConfig;
+  deployments: DeploymentManager;
 }
 
 /**
@@ -107,6 +110,7 @@ export class Gateway {
       market: { memory: deps.market, quotes: deps.quotes, prediction: deps.prediction },
       execution: deps.execution,
       executionConfig: deps.executionConfig,
+      deployments: deps.deployments,
       streams,
     };
 
@@ -121,6 +125,7 @@ export class Gateway {
       ...predictionRoutes(this.context),
       ...walletRoutes(this.context),
       ...dexRoutes(this.context),
+      ...deploymentRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),
@@ -156,6 +161,11 @@ export class Gateway {
   }
 
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
+  /** A frame of `channel` to a private topic (privateTopic), when anyone subscribes to it. */
+  publishTo(topic: string, channel: string, data: unknown): void {
+    if (this.app.numSubscribers(topic) > 0) this.app.publish(topic, dataFrame(channel, data));
+  }
+
   broadcast(channel: string, data: unknown): void {
     this.app.publish(channel, dataFrame(channel, data));
   }

@@ -10,6 +10,7 @@ import type { PredictionCatalog } from './market/prediction-catalog.ts';
 import type { SseHub } from './http/sse.ts';
 import type { ExecutionConfig } from '../execution/types.ts';
 import type { RouterClient } from '../execution/router/client.ts';
+import type { DeploymentManager } from '../execution/deployments/manager.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -28,6 +29,8 @@ export interface GatewayContext {
   /** Server-sent-event subscribers, keyed `client|mode`. */
   readonly streams: { readonly tca: SseHub<{ node_order_id: string }>; readonly risk: SseHub<Record<string, unknown>> };
   readonly executionConfig: ExecutionConfig;
+  /** Strategy deployments (execution/deployments/). */
+  readonly deployments: DeploymentManager;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

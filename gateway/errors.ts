@@ -113,6 +113,16 @@ export function fromRefusal(r: ExecutionRefusal): ApiError {
       return Errors.sandboxOnly();
     case ResultCode.SANDBOX_POSITIONS_LIMIT:
       return Errors.validation([{ field: r.field ?? 'positions', message: r.message }], r.message);
+    case ResultCode.DEPLOYMENT_NOT_FOUND:
+      return Errors.notFound(r.message);
+    case ResultCode.BUNDLE_NOT_FOUND:
+      return new ApiError(404, 'BUNDLE_NOT_FOUND', r.message);
+    case ResultCode.DEPLOYMENT_EXISTS:
+      return Errors.conflict('DEPLOYMENT_EXISTS', r.message);
+    case ResultCode.DEPLOYMENT_RUNNING:
+      return Errors.conflict('DEPLOYMENT_RUNNING', r.message);
+    case ResultCode.DEPLOYMENT_LIMIT:
+      return Errors.conflict('DEPLOYMENT_LIMIT', r.message);
   }
 }
 

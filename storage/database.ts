@@ -51,9 +51,13 @@ export interface Databases {
   readonly marketResolutions: Database<unknown, [string, string]>;
   /** [client_id, mode] -> the managed trading wallet, its key sealed (wallets.ts) */
   readonly wallets: Database<unknown, [string, 'live' | 'sandbox']>;
+  /** [client_id, mode, deployment_id] -> DeploymentRecord (deployments.ts) */
+  readonly deployments: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client_id, mode, deployment_id] -> the deployment's WebAssembly artifact, memory-capped (binary) */
+  readonly deploymentArtifacts: Database<Buffer, [string, 'live' | 'sandbox', string]>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets', 'deployments', 'deployment_artifacts'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -93,6 +97,8 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     sandboxSettings: root.openDB({ name: 'sandbox_settings' }),
     marketResolutions: root.openDB({ name: 'market_resolutions' }),
     wallets: root.openDB({ name: 'wallets' }),
+    deployments: root.openDB({ name: 'deployments' }),
+    deploymentArtifacts: root.openDB({ name: 'deployment_artifacts', encoding: 'binary' }),
   };
   if (options.readerOnly) return databases;
   try {

@@ -11,6 +11,7 @@ import { TradeTape } from './trades.ts';
 import { SandboxSettingsStore } from './sandbox-settings.ts';
 import { MarketResolutionStore } from './market-resolutions.ts';
 import { WalletStore } from './wallets.ts';
+import { DeploymentStore } from './deployments.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -30,6 +31,7 @@ export class Storage {
   readonly sandboxSettings: SandboxSettingsStore;
   readonly marketResolutions: MarketResolutionStore;
   readonly wallets: WalletStore;
+  readonly deployments: DeploymentStore;
   private closed = false;
 
   private constructor(
@@ -46,6 +48,7 @@ export class Storage {
     this.sandboxSettings = new SandboxSettingsStore(db);
     this.marketResolutions = new MarketResolutionStore(db);
     this.wallets = new WalletStore(db, cipher);
+    this.deployments = new DeploymentStore(db);
   }
 
   /**

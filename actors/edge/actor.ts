@@ -14,6 +14,7 @@ import { corrupt, VenueFaults, type LegFault } from './sim/venue-faults.ts';
 import { childExecutionLayout, childPlacementLayout, EdgeFrame } from './wire.ts';
 import { placementOf, pricedFill } from './reports.ts';
 import { SandboxLegs } from './sandbox-legs.ts';
+import { BookWatchers, type BookChanged } from './book-watchers.ts';
 import { TAPE_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type MakerFill, type OpenOrdersAnswer, type TapeBatch } from './messages.ts';
 
 /** A client's child resting on the venue. */
@@ -78,12 +79,15 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
   private sandbox: SandboxLegs | undefined;
   /** How long a child order takes to reach the venue (ms): the venue's one-way latency, or 0 with `SIM_ORDER_LATENCY=off`. */
   private arrivalMs = 0;
+  /** Strategy deployments told when a book changes (`WatchBook`). */
+  private watchers: BookWatchers;
   /** Injected child-order faults (test-only `LegFaults`); undefined, the default, costs one branch per leg. */
   private legFaults: VenueFaults | undefined;
 
   constructor(private readonly spec: SimEdgeSpec) {
     this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
     this.tape = this.emptyTape();
+    this.watchers = new BookWatchers(spec.edge_id);
   }
 
   onStart(ctx: ActorContext): void {
@@ -134,6 +138,10 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
         return this.status();
       case 'Subscribe':
         return this.subscribe(message.symbol);
+      case 'WatchBook':
+        if (!this.subscribe(message.symbol)) return false;
+        this.watchers.watch(message.symbol, message.watcher, message.until_ms);
+        return true;
       case 'Snapshot': {
         if (!sim.isListed(message.symbol)) return null;
         this.subscribe(message.symbol);
@@ -237,6 +245,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     for (const symbol of sim.subscribed()) {
       this.pending.delete(symbol);
       this.writeDepth(symbol);
+      this.watchers.notify(symbol, Date.now(), this.tellWatcher);
       if (connected) this.sendSnapshot(symbol, ts_ns);
       else ctx.tell(this.bookOf(symbol), { t: 'VenueDown', venue: this.spec.venue, ts_ns } satisfies BookMessage);
     }
@@ -256,9 +265,11 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     if (this.pending.size > 0) {
       this.lastSeenMs = Math.floor(this.latestTs / NS_PER_MS);
       const edge_ts_ns = wallClockNs();
+      const nowMs = Date.now();
       for (const [symbol, levels] of this.pending) {
         if (levels.length === 0) continue;
         this.writeDepth(symbol);
+        this.watchers.notify(symbol, nowMs, this.tellWatcher);
         ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, edge_ts_ns, levels } satisfies BookMessage);
       }
       this.pending.clear();
@@ -449,6 +460,8 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     this.depthSymbol = symbol;
     this.depth.write(slot, this.connected, this.sim!.processedToNs, this.fillDepth);
   }
+
+  private readonly tellWatcher = (to: string, message: BookChanged): void => void this.ctx!.tell(to, message);
 
   private readonly fillDepth = (side: Side, words: Float64Array, pricesAt: number, qtysAt: number): number =>
     this.sim!.levelsInto(this.depthSymbol, side, DEPTH_LEVELS, words, pricesAt, words, qtysAt);

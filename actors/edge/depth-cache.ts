@@ -176,3 +176,51 @@ export class DepthCacheReader implements SlotCopier {
     return true;
   }
 }
+
+/** One side of a slot's top levels: prices and sizes best first, `count` of them valid. */
+export interface DepthSide {
+  count: number;
+  readonly px: Float64Array;
+  readonly qty: Float64Array;
+}
+
+/**
+ * A reusable copy of a slot's top `levels` levels a side, for a reader that reads the same books
+ * over and over (a strategy deployment on every change): nothing is allocated per read.
+ */
+export class DepthTop implements SlotCopier {
+  readonly bids: DepthSide;
+  readonly asks: DepthSide;
+  connected = false;
+  ts_ns = 0;
+  private readonly cache: SeqlockWords;
+
+  constructor(cache: SharedArrayBuffer, readonly levels: number) {
+    this.cache = new SeqlockWords(cache);
+    this.bids = { count: 0, px: new Float64Array(levels), qty: new Float64Array(levels) };
+    this.asks = { count: 0, px: new Float64Array(levels), qty: new Float64Array(levels) };
+  }
+
+  /** False when the slot was never written (the edge does not stream that symbol yet). */
+  read(slot: number): boolean {
+    return this.cache.read(slotWord(slot), this);
+  }
+
+  copySlot(w: Float64Array, base: number): boolean {
+    if (w[base + 1] !== 1) return false;
+    this.connected = w[base + 2] === 1;
+    this.ts_ns = w[base + 3]!;
+    const levels = base + SLOT_HEADER;
+    const bids = (this.bids.count = Math.min(w[base + 4]!, this.levels));
+    const asks = (this.asks.count = Math.min(w[base + 5]!, this.levels));
+    for (let i = 0; i < bids; i++) {
+      this.bids.px[i] = w[levels + i]!;
+      this.bids.qty[i] = w[levels + DEPTH_LEVELS + i]!;
+    }
+    for (let i = 0; i < asks; i++) {
+      this.asks.px[i] = w[levels + 2 * DEPTH_LEVELS + i]!;
+      this.asks.qty[i] = w[levels + 3 * DEPTH_LEVELS + i]!;
+    }
+    return true;
+  }
+}

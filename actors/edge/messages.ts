@@ -28,6 +28,11 @@ export type EdgeMessage =
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number }
+  /**
+   * A strategy deployment's lease on a book: `BookChanged` is told to `watcher` each time the
+   * edge's book of `symbol` changes (its depth-cache slot was written), until `until_ms`.
+   */
+  | { t: 'WatchBook'; symbol: string; watcher: string; until_ms: number }
   /** Test-only: the simulated venue misbehaves on child orders as `policy` says (null: off, the default); answers true. */
   | { t: 'LegFaults'; policy: LegFaultPolicy | null };
 

@@ -6,6 +6,8 @@ import { decimalToScaled, exactInt } from '../../domain/units.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
+import { DeploymentStore } from '../../storage/deployments.ts';
+import { algoKey, type OrderUpdate } from '../algo/messages.ts';
 import { openDatabases, type Databases } from '../../storage/database.ts';
 import { OrderStore } from '../../storage/orders.ts';
 import { MarketResolutionStore } from '../../storage/market-resolutions.ts';
@@ -80,6 +82,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       if (owner.mode === 'sandbox') sandboxProfile = profileOf(effectiveSandboxSettings(r.db, owner.client_id), sandboxSeed);
       const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
       const resolutions = new MarketResolutionStore(r.db);
+      const deployments = new DeploymentStore(r.db);
       service = new ExecutionService({
         orders,
         messenger: ctx,
@@ -94,6 +97,21 @@ export function routerActor(key: string): Actor<RouterMessage> {
         events: {
           wants: (channel, client, mode) => Atomics.load(interest, privateInterestIndex(channel, client, mode)) > 0,
           publish: (channel, client, mode, data) => void publishOn(ctx, ORDER_EVENTS_TOPIC, [channel, client, mode, data]),
+          lineage: (order, fills) =>
+            void ctx.tell(algoKey(order.mode, order.client_id, order.lineage_deployment_id!), {
+              t: 'OrderUpdate',
+              client_order_id: order.client_order_id,
+              node_order_id: order.node_order_id,
+              status: order.status,
+              failure_class: order.failure_class,
+              failure_reason: order.failure_reason,
+              fills: fills.map((f) => ({ qty_1e8: f.qty_1e8, price_1e9: f.price_1e9, ts_ns: f.ts_unix_ns })),
+            } satisfies OrderUpdate),
+        },
+        deploymentRunning: (client, mode, id) => {
+          // A deployment started after this worker's read transaction began is seen on a fresh one.
+          const running = (d: { status: string } | undefined) => d !== undefined && (d.status === 'running' || d.status === 'starting');
+          return running(deployments.get(client, mode, id)) || running(deployments.getFresh(client, mode, id));
         },
         config: executionConfig(ctx.environment.settings),
         log: ctx.log,
@@ -144,6 +162,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
           return answer(Promise.resolve().then(() => sandbox(m)));
         case 'Halt':
           return answer(s.haltAll().then(() => true));
+        case 'CancelLineage':
+          return answer(s.cancelLineage(owner, m.deployment_id));
         case 'Drain':
           return answer(s.drain().then(() => true));
         case 'MakerFill':

@@ -40,6 +40,8 @@ export type RouterMessage =
   /** Credentials were stored for a venue: open its simulated account and probe the fee tier. */
   | { t: 'CredentialsStored'; venue: string }
   | { t: 'CredentialsRemoved'; venue: string }
+  /** A deployment stopped or failed: every working order it entered is cancelled; answers how many. */
+  | { t: 'CancelLineage'; deployment_id: string }
   /** Kill switch: armed orders and resting legs are cancelled (admission already reads the flag). */
   | { t: 'Halt' }
   /**

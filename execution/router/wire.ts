@@ -11,7 +11,8 @@
  *   present: bit 0 symbol (word), 1 instrument (word symbol), 2 instrument.type (the kind byte),
  *            3 limit_price_1e9 (f64), 4 time_in_force (the tif byte), 5 venue (word),
  *            6 constraints (null or an object: flags bit 1), 7 start_armed (flags bit 0)
- *   flags:   bit 0 start_armed, 1 constraints null, 2 answer as JSON (`as: 'json'`)
+ *   flags:   bit 0 start_armed, 1 constraints null, 2 answer as JSON (`as: 'json'`),
+ *            3 lineage_deployment_id (a str after the idempotency key)
  *   constraints object: u8 states, 2 bits per field (0 absent, 1 null, 2 set) for horizon_ms,
  *            max_price_1e9, participation_limit_bps, urgency; then the set ones in that order
  *            (f64, f64, f64, u8 low/medium/high)
@@ -56,6 +57,7 @@ const P_ARMED = 128;
 const F_ARMED = 1;
 const F_CONSTRAINTS_NULL = 2;
 const F_JSON = 4;
+const F_LINEAGE = 8;
 
 const ABSENT = 0;
 const NULL = 1;
@@ -114,7 +116,8 @@ function writeSubmit(m: Submit, w: WireWriter): void {
     (q.venue !== undefined ? P_VENUE : 0) |
     (q.constraints !== undefined ? P_CONSTRAINTS : 0) |
     (q.start_armed !== undefined ? P_ARMED : 0);
-  const flags = (q.start_armed === true ? F_ARMED : 0) | (q.constraints === null ? F_CONSTRAINTS_NULL : 0) | (m.as === 'json' ? F_JSON : 0);
+  const flags =
+    (q.start_armed === true ? F_ARMED : 0) | (q.constraints === null ? F_CONSTRAINTS_NULL : 0) | (m.as === 'json' ? F_JSON : 0) | (q.lineage_deployment_id !== undefined ? F_LINEAGE : 0);
   w.u8(present).u8(flags);
   writeSide(q.side, w);
   w.u8(code(ORDER_TYPES, q.order_type)).u8(code(TIFS, q.time_in_force)).u8(code(KINDS, q.instrument?.type));
@@ -125,6 +128,7 @@ function writeSubmit(m: Submit, w: WireWriter): void {
   if (q.venue !== undefined) w.word(q.venue, LEXICON);
   if (q.constraints !== undefined && q.constraints !== null) writeConstraints(q.constraints, w);
   w.optStr(m.idempotency_key);
+  if (q.lineage_deployment_id !== undefined) w.str(q.lineage_deployment_id);
 }
 
 function readSubmit(r: WireReader): Submit {
@@ -147,6 +151,7 @@ function readSubmit(r: WireReader): Submit {
   if (present & P_CONSTRAINTS) request.constraints = flags & F_CONSTRAINTS_NULL ? null : readConstraints(r);
   if (present & P_ARMED) request.start_armed = (flags & F_ARMED) !== 0;
   const submit: Submit = { t: 'Submit', request, idempotency_key: r.optStr() };
+  if (flags & F_LINEAGE) request.lineage_deployment_id = r.str();
   if (flags & F_JSON) submit.as = 'json';
   return submit;
 }

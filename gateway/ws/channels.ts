@@ -72,6 +72,14 @@ const privateChannel = (name: string, description: string): ChannelSpec => ({
   interest: (channel, principal) => privateInterestIndex(channel as PrivateChannel, principal.client_id, principal.mode),
 });
 
+/** `deployment_logs:<deployment_id>`: a deployment's log lines, scoped like a private channel (another client's id delivers nothing). */
+const deploymentLogsChannel: ChannelSpec = {
+  name: 'deployment_logs:<deployment_id>',
+  description: "a deployment's log lines as they are written (DeploymentLogLine); an extension",
+  matches: (channel) => /^deployment_logs:[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(channel),
+  topic: (channel, principal) => privateTopic(channel, principal),
+};
+
 export const CHANNELS: readonly ChannelSpec[] = [
   exact('system', 'service events: readiness changes, worker restarts, kill switch'),
   privateChannel('orders', "the caller's orders on every change (the OrderRest object)"),
@@ -85,6 +93,7 @@ export const CHANNELS: readonly ChannelSpec[] = [
   bookChannel('prices:', InterestKind.PRICES, 'NBBO on change: bid, ask, mid, bid_sz, ask_sz, spread_bps, ts_ns (append :perp for perpetuals)'),
   bookChannel('book:', InterestKind.BOOK, 'merged book (20 levels) on change: bids, asks as [price, size], ts_ns (append :perp for perpetuals)'),
   fairChannel,
+  deploymentLogsChannel,
 ];
 
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;

@@ -17,6 +17,8 @@ import { WasmAlgo, type CallResult } from './wasm-algo.ts';
 const LEASE_MS = 3_000;
 const LEASE_RENEW_MS = 1_000;
 const ORDER_ASK_TIMEOUT_MS = 10_000;
+/** How long a stop waits for the cancels of its orders to be answered. */
+const STOP_SETTLE_MS = 3_000;
 /** Log lines a deployment may emit per second; the rest are counted as dropped. */
 const LOG_LINES_PER_S = 200;
 
@@ -51,6 +53,8 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   let ctx!: ActorContext;
   let res!: WorkerResources;
   let record: DeploymentRecord | undefined;
+  /** This run's part of the client_order_ids: the record's start count and a random suffix (a resume does not count a start). */
+  let run = '';
   let instances: AlgoInstance[] = [];
   const byBook = new Map<string, AlgoInstance[]>();
   let running = false;
@@ -71,6 +75,8 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   let peers = new Map<string, string[]>();
   let peersAt = 0;
   const router = owner === undefined ? '' : routerKey(owner.mode, owner.client_id);
+  /** Submits not yet answered: a stop waits for them, so it cancels what they opened. */
+  const inflight = new Set<Promise<void>>();
 
   const flushLogs = () => {
     logFlushQueued = false;
@@ -140,6 +146,8 @@ export function algoActor(key: string): Actor<AlgoMessage> {
 
   const reject = (instance: AlgoInstance, orderId: number, code: RejectCode) => {
     instance.rejects++;
+    // A stopped algo is not called again; the host still keeps its state true.
+    if (!running) return;
     const result = call(instance, 'algo_on_reject', () => instance.algo.onReject(orderId, code));
     if (typeof result !== 'number') fail(result.failed);
   };
@@ -191,22 +199,24 @@ export function algoActor(key: string): Actor<AlgoMessage> {
         rejects.push([intent.order_id, RejectCode.RISK]);
         continue;
       }
-      const client_order_id = algoClientOrderId(owner!.deployment_id, instance.index, record!.starts, intent.order_id);
+      const client_order_id = algoClientOrderId(owner!.deployment_id, instance.index, run, intent.order_id);
       const order: AlgoOrder = { order_id: intent.order_id, client_order_id, side: intent.side, node_order_id: null, cancel_pending: false, rejected: false, dead: false };
       instance.track(order);
       instance.orders_sent++;
-      ctx
+      const pending = ctx
         .ask<RouterAnswer<SubmitAnswer>>(router, { t: 'Submit', request: { ...intent.request, client_order_id }, idempotency_key: null }, ORDER_ASK_TIMEOUT_MS)
         .then(
           (answer) => submitted(instance, order, answer),
           () => submitted(instance, order, { failed: 'no answer from the router' }),
         );
+      inflight.add(pending);
+      void pending.finally(() => inflight.delete(pending));
     }
     for (const [orderId, code] of rejects) if (running) reject(instance, orderId, code);
   };
 
   const submitted = (instance: AlgoInstance, order: AlgoOrder, answer: RouterAnswer<SubmitAnswer>) => {
-    if (!running || order.dead) return;
+    if (order.dead) return;
     if ('ok' in answer) {
       const o = answer.ok.order;
       order.node_order_id = o.node_order_id;
@@ -230,12 +240,12 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   const update = (instance: AlgoInstance, order: AlgoOrder, status: EngineStatus, failureClass: string | null, failureReason: string | null, fills: OrderUpdate['fills']) => {
     for (const f of fills) {
       instance.state.fill(order.order_id, order.side, f.qty_1e8, f.price_1e9);
+      if (!running) continue;
       const result = call(instance, 'algo_on_fill', () =>
         instance.algo.onFill({ order_id: order.order_id, px_1e9: f.price_1e9, qty_1e8: f.qty_1e8, recv_ns: f.ts_ns, side: order.side }, instance.state),
       );
       instance.state.shown();
       if (typeof result !== 'number') return fail(result.failed);
-      if (!running) return;
     }
     if (fills.length > 0) checkpoint();
     if (!isTerminal(status) || order.dead) return;
@@ -293,6 +303,7 @@ export function algoActor(key: string): Actor<AlgoMessage> {
     if (record === undefined) return { ok: false, reason: 'deployment record not found' };
     const bytes = res.store.artifact(owner.client_id, owner.mode, owner.deployment_id);
     if (bytes === undefined) return { ok: false, reason: 'deployment artifact not found' };
+    run = `${record.starts}-${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
     memoryCap = Number(ctx.environment.settings['algoMemoryBytes'] ?? 64 << 20);
     ordersPerSecond = Number(ctx.environment.settings['algoOrdersPerSecond'] ?? 100);
     tokens = ordersPerSecond;
@@ -338,13 +349,26 @@ export function algoActor(key: string): Actor<AlgoMessage> {
       outcome(instance, result, false);
       if (!running) return { ok: true };
     }
-    checkpoint();
     flushLogs();
     stopInstances();
+    // Orders still being admitted are answered first, so the cancel finds every one of them.
+    await Promise.allSettled([...inflight]);
     await ctx.ask(router, { t: 'CancelLineage', deployment_id: owner!.deployment_id }, ORDER_ASK_TIMEOUT_MS).catch(() => undefined);
+    await untilSettled(STOP_SETTLE_MS);
     checkpoint();
     return { ok: true };
   };
+
+  /** Resolves once no order of the instances is live (each cancel answered), or after `ms`. */
+  const untilSettled = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const deadline = Date.now() + ms;
+      const check = () => {
+        if (instances.every((i) => i.state.liveOrders === 0) || Date.now() >= deadline) resolve();
+        else ctx.schedule(20, check);
+      };
+      check();
+    });
 
   const stats = (): AlgoStats => ({
     running,

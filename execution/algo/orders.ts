@@ -48,8 +48,12 @@ export function actionIntent(a: Action, instance: DeploymentInstance, deployment
   }
 }
 
-/** The client_order_id of an algo order: deployment, instance, start (epoch) and the algo's id, so no restart reuses one. */
-export function algoClientOrderId(deploymentId: string, instance: number, epoch: number, orderId: number): string {
+/**
+ * The client_order_id of an algo order: deployment, instance, run and the algo's own id. A run is
+ * every start of the instances (an API start, a resume after a restart of the service or of the
+ * algo worker), so an algo counting its ids from 1 again never meets an earlier order's id.
+ */
+export function algoClientOrderId(deploymentId: string, instance: number, epoch: string, orderId: number): string {
   return `${deploymentId}.${instance}.${epoch}.${orderId}`;
 }
 

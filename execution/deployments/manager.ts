@@ -75,6 +75,12 @@ const ACTIVE = new Set(['starting', 'running', 'stopping']);
  * callback ran past its budget (docs/deployments.md).
  */
 export class DeploymentManager {
+  /**
+   * Every record by actor key: this thread is their only writer, so the map is the truth and
+   * LMDB is written through (a read of LMDB right after a put would not see it before the
+   * commit). The algo actors and routers read LMDB.
+   */
+  private readonly records = new Map<string, DeploymentRecord>();
   private readonly logs = new Map<string, LogRing>();
   /** key hash -> actor key of every active deployment, for the watchdog */
   private readonly byHash = new Map<number, string>();
@@ -87,7 +93,22 @@ export class DeploymentManager {
     private readonly watch: SharedArrayBuffer,
     private readonly limits: DeploymentLimits,
     private readonly log: Logger,
-  ) {}
+  ) {
+    for (const r of store.all()) this.records.set(algoKey(r.mode, r.client_id, r.deployment_id), r);
+  }
+
+  private find(client: string, mode: OrderOwner['mode'], id: string): DeploymentRecord | undefined {
+    return this.records.get(algoKey(mode, client, id));
+  }
+
+  private ofClient(client: string, mode: OrderOwner['mode']): DeploymentRecord[] {
+    return [...this.records.values()].filter((r) => r.client_id === client && r.mode === mode).sort((a, b) => a.created_at_ms - b.created_at_ms);
+  }
+
+  private save(record: DeploymentRecord): Promise<boolean> {
+    this.records.set(algoKey(record.mode, record.client_id, record.deployment_id), record);
+    return this.store.put(record);
+  }
 
   onLog(listener: (owner: OrderOwner, id: string, line: LogLine) => void): void {
     this.logListener = listener;
@@ -95,12 +116,12 @@ export class DeploymentManager {
 
   /** After the workers are up: running deployments start again, half-stopped ones end stopped. */
   async boot(): Promise<void> {
-    for (const d of this.store.all()) {
+    for (const d of [...this.records.values()]) {
       if (d.status === 'starting' || d.status === 'running') {
-        if (d.status === 'starting') await this.store.put({ ...d, status: 'running', updated_at_ms: Date.now() });
+        if (d.status === 'starting') await this.save({ ...d, status: 'running', updated_at_ms: Date.now() });
         this.activate(d);
       } else if (d.status === 'stopping') {
-        await this.store.put({ ...d, status: 'stopped', stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
+        await this.save({ ...d, status: 'stopped', stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
         await this.cancelOrders(d);
       }
     }
@@ -125,8 +146,8 @@ export class DeploymentManager {
     const instances = deploymentInstances(body.symbols, targets, instrumentType);
     if ('field' in instances) throw refuse(ResultCode.INVALID_FIELD, instances.message, instances.field);
     const id = body.deployment_id ?? `dep_${randomBytes(8).toString('hex')}`;
-    if (this.store.get(client_id, mode, id) !== undefined) throw refuse(ResultCode.DEPLOYMENT_EXISTS, `deployment ${id} exists`);
-    if (this.store.list(client_id, mode).length >= this.limits.perClient) throw refuse(ResultCode.DEPLOYMENT_LIMIT, `at most ${this.limits.perClient} deployments per client and mode; delete one first`);
+    if (this.find(client_id, mode, id) !== undefined) throw refuse(ResultCode.DEPLOYMENT_EXISTS, `deployment ${id} exists`);
+    if (this.ofClient(client_id, mode).length >= this.limits.perClient) throw refuse(ResultCode.DEPLOYMENT_LIMIT, `at most ${this.limits.perClient} deployments per client and mode; delete one first`);
     const now = Date.now();
     const record: DeploymentRecord = {
       deployment_id: id,
@@ -153,15 +174,21 @@ export class DeploymentManager {
       starts: 0,
       checkpoints: [],
     };
-    await this.store.create(record, artifact.bytes);
-    await this.store.durable();
+    this.records.set(algoKey(mode, client_id, id), record);
+    try {
+      await this.store.create(record, artifact.bytes);
+      await this.store.durable();
+    } catch (err) {
+      this.records.delete(algoKey(mode, client_id, id));
+      throw err;
+    }
     this.log.info({ client_id, mode, deployment_id: id, instances: instances.length }, 'deployment created');
     if (body.start_immediately === true) return this.start(owner, id);
     return this.view(record, null);
   }
 
   async list(owner: OrderOwner): Promise<DeploymentView[]> {
-    const records = this.store.list(owner.client_id, owner.mode);
+    const records = this.ofClient(owner.client_id, owner.mode);
     return Promise.all(records.map(async (r) => this.view(r, await this.stats(r))));
   }
 
@@ -173,19 +200,19 @@ export class DeploymentManager {
   async start(owner: OrderOwner, id: string): Promise<DeploymentView> {
     const record = this.record(owner, id);
     if (ACTIVE.has(record.status)) throw refuse(ResultCode.DEPLOYMENT_RUNNING, `deployment ${id} is ${record.status}`);
-    const running = this.store.list(owner.client_id, owner.mode).filter((d) => ACTIVE.has(d.status)).length;
+    const running = this.ofClient(owner.client_id, owner.mode).filter((d) => ACTIVE.has(d.status)).length;
     if (running >= this.limits.runningPerClient) throw refuse(ResultCode.DEPLOYMENT_LIMIT, `at most ${this.limits.runningPerClient} deployments run at once per client and mode`);
     const now = Date.now();
     const starting: DeploymentRecord = { ...record, status: 'starting', reason: null, started_at_ms: now, stopped_at_ms: null, updated_at_ms: now, starts: record.starts + 1 };
-    await this.store.put(starting);
+    await this.save(starting);
     await this.store.durable();
     const key = this.activate(starting);
     const answer = await this.topology.endpoint.ask<StartAnswer>(key, { t: 'Start' }, ASK_MS).catch((err: unknown): StartAnswer => ({ ok: false, reason: `the algo worker did not answer: ${(err as Error).message}` }));
-    const current = this.store.get(owner.client_id, owner.mode, id) ?? starting;
+    const current = this.find(owner.client_id, owner.mode, id) ?? starting;
     if (!answer.ok) {
       await this.failed(key, answer.reason);
     } else if (current.status === 'starting') {
-      await this.store.put({ ...current, status: 'running', updated_at_ms: Date.now() });
+      await this.save({ ...current, status: 'running', updated_at_ms: Date.now() });
       this.note(key, 2, `started: ${answer.instances} instance(s)`);
     }
     return this.get(owner, id);
@@ -195,13 +222,13 @@ export class DeploymentManager {
     const record = this.record(owner, id);
     if (!ACTIVE.has(record.status) || record.status === 'stopping') return this.get(owner, id);
     const key = algoKey(owner.mode, owner.client_id, id);
-    await this.store.put({ ...record, status: 'stopping', updated_at_ms: Date.now() });
+    await this.save({ ...record, status: 'stopping', updated_at_ms: Date.now() });
     await this.topology.endpoint.ask(key, { t: 'Stop', reason: null }, ASK_MS).catch((err: unknown) => this.log.warn({ err, deployment_id: id }, 'algo did not answer its stop'));
     // Whatever the algo did not cancel (or could not, its worker gone) is cancelled here.
     await this.cancelOrders(record);
     this.deactivate(key);
-    const current = this.store.get(owner.client_id, owner.mode, id) ?? record;
-    if (current.status === 'stopping') await this.store.put({ ...current, status: 'stopped', stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
+    const current = this.find(owner.client_id, owner.mode, id) ?? record;
+    if (current.status === 'stopping') await this.save({ ...current, status: 'stopped', stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
     await this.store.durable();
     this.note(key, 2, 'stopped');
     return this.get(owner, id);
@@ -210,6 +237,7 @@ export class DeploymentManager {
   async remove(owner: OrderOwner, id: string): Promise<{ deleted: true; deployment_id: string }> {
     const record = this.record(owner, id);
     if (ACTIVE.has(record.status)) throw refuse(ResultCode.DEPLOYMENT_RUNNING, `deployment ${id} is ${record.status}; stop it first`);
+    this.records.delete(algoKey(owner.mode, owner.client_id, id));
     await this.store.remove(owner.client_id, owner.mode, id);
     await this.store.durable();
     this.logs.delete(algoKey(owner.mode, owner.client_id, id));
@@ -230,9 +258,8 @@ export class DeploymentManager {
         if (event.dropped > 0) this.ringOf(event.key).drop(event.dropped);
         return;
       case 'checkpoint': {
-        const o = algoOwner(event.key);
-        const record = o === undefined ? undefined : this.store.get(o.client_id, o.mode, o.deployment_id);
-        if (record !== undefined) void this.store.put({ ...record, checkpoints: event.checkpoints, updated_at_ms: Date.now() });
+        const record = this.records.get(event.key);
+        if (record !== undefined) void this.save({ ...record, checkpoints: event.checkpoints, updated_at_ms: Date.now() });
         return;
       }
       case 'failed':
@@ -242,7 +269,7 @@ export class DeploymentManager {
   }
 
   private record(owner: OrderOwner, id: string): DeploymentRecord {
-    const record = this.store.get(owner.client_id, owner.mode, id);
+    const record = this.find(owner.client_id, owner.mode, id);
     if (record === undefined) throw refuse(ResultCode.DEPLOYMENT_NOT_FOUND, `deployment ${id} not found`);
     return record;
   }
@@ -264,11 +291,11 @@ export class DeploymentManager {
     const o = algoOwner(key);
     if (o === undefined) return;
     this.deactivate(key);
-    const record = this.store.get(o.client_id, o.mode, o.deployment_id);
+    const record = this.records.get(key);
     if (record === undefined || record.status === 'failed' || record.status === 'stopped') return;
     this.note(key, 4, `failed: ${reason}`);
     this.log.warn({ client_id: o.client_id, mode: o.mode, deployment_id: o.deployment_id, reason }, 'deployment failed');
-    await this.store.put({ ...record, status: 'failed', reason, stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
+    await this.save({ ...record, status: 'failed', reason, stopped_at_ms: Date.now(), updated_at_ms: Date.now() });
     await this.cancelOrders(record);
   }
 

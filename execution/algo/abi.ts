@@ -18,8 +18,9 @@
  *               0 cancel) | 25 is_cancel u8 | 26 order_type u8 | 27 _pad [u8;5]            32 B
  *   WasmActions 0 count u32 | 4 _pad u32 | 8 actions [Action;16]                          520 B
  *
- * 64-bit fields cross as two 32-bit halves of a JS number: every value the host writes is an
- * integer below 2^53, and a value an algo returns above it is refused (not rounded).
+ * 64-bit fields cross as two 32-bit halves of a JS number: prices, quantities and ids are
+ * integers below 2^53 (recv_ns, a wall-clock nanosecond count near 2^61, is as exact as the
+ * clock it comes from), and a value an algo returns above 2^53 is refused (not rounded).
  */
 export const MAX_LEVELS = 20;
 export const MAX_OPEN_ORDERS = 32;

@@ -20,6 +20,8 @@ export class AlgoState implements AlgoStateView {
   /** Totals for the deployment record. */
   fills = 0;
   filled_qty_1e8 = 0;
+  /** The open position's exact cost (price 1e9 x qty 1e8), so the truncated average never drifts fill by fill. */
+  private cost = 0n;
   /** Ended orders the algo has been shown: they leave at the next compact. */
   private readonly shownDead = new WeakSet<OpenOrder>();
 
@@ -30,6 +32,7 @@ export class AlgoState implements AlgoStateView {
     this.realized_pnl_1e9 = p.realized_pnl_1e9;
     this.fills = p.fills;
     this.filled_qty_1e8 = p.filled_qty_1e8;
+    this.cost = BigInt(p.avg_entry_1e9) * abs(BigInt(p.position_1e8));
   }
 
   get liveOrders(): number {
@@ -64,6 +67,7 @@ export class AlgoState implements AlgoStateView {
 
   /** A fill of one of the algo's orders: the order, the position and the PnL move. */
   fill(orderId: number, side: 1 | -1, qty_1e8: number, px_1e9: number): void {
+    if (!(qty_1e8 > 0)) return;
     const o = this.find(orderId);
     if (o !== undefined) {
       o.filled_1e8 += qty_1e8;
@@ -77,15 +81,23 @@ export class AlgoState implements AlgoStateView {
     const avg = BigInt(this.avg_entry_1e9);
     const next = pos + q;
     if (pos === 0n || pos > 0n === q > 0n) {
-      // Adding: the cost basis is the weighted average.
-      this.avg_entry_1e9 = Number((abs(pos) * avg + abs(q) * px) / abs(next));
+      // Adding: the average is the exact cost over the open quantity.
+      this.cost += abs(q) * px;
+      this.avg_entry_1e9 = Number(this.cost / abs(next));
     } else {
       // Reducing (and maybe flipping): what closes realizes against the average entry.
       const closed = abs(q) < abs(pos) ? abs(q) : abs(pos);
       const sign = pos > 0n ? 1n : -1n;
       this.realized_pnl_1e9 += Number(((px - avg) * closed * sign) / 100_000_000n);
-      if (next === 0n) this.avg_entry_1e9 = 0;
-      else if (next > 0n !== pos > 0n) this.avg_entry_1e9 = px_1e9;
+      if (next === 0n) {
+        this.avg_entry_1e9 = 0;
+        this.cost = 0n;
+      } else if (next > 0n !== pos > 0n) {
+        this.avg_entry_1e9 = px_1e9;
+        this.cost = abs(next) * px;
+      } else {
+        this.cost -= (this.cost * closed) / abs(pos);
+      }
     }
     this.position_1e8 = Number(next);
   }

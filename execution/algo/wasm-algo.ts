@@ -125,7 +125,7 @@ export class WasmAlgo {
   /** A mesh message (extension); ignored by a module without `algo_on_mesh`. */
   onMesh(from: string, data: Uint8Array): CallResult {
     const handler = this.exports.algo_on_mesh;
-    if (handler === undefined) return 0;
+    if (handler === undefined || data.length > MAX_MESH_BYTES) return 0;
     try {
       if (this.mesh === 0) this.mesh = this.alloc(MESH_LABEL_BYTES + MAX_MESH_BYTES);
       const label = ENCODER.encode(from).subarray(0, MESH_LABEL_BYTES);

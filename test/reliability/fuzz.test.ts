@@ -10,6 +10,7 @@
  * FUZZ_REQUESTS (default 20,000) and FUZZ_SEED (default fixed) size and seed the run; a failure
  * prints the seed and the requests to replay.
  */
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -28,6 +29,7 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_124);
 const STATE_SHARE = 0.2;
 const CONCURRENCY = 8;
 const VENUES = ['binance', 'okx', 'bybit'];
+const HEALTHY_ALGO = readFileSync(new URL('../fixtures/algos/healthy.wasm', import.meta.url)).toString('base64');
 
 interface Failure {
   request: string;
@@ -96,6 +98,10 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
         ['recipient', fc.constantFrom('0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23')],
         ['amount', fc.constantFrom('0.01', '0.5', '1')],
         ['token', fc.constantFrom('ETH', 'USDC')],
+        // Deployments: a real algo (or not WebAssembly at all) on symbols that exist.
+        ['artifact_base64', fc.constantFrom(HEALTHY_ALGO, Buffer.from('not wasm').toString('base64'))],
+        ['symbols', fc.constantFrom(['BTC-USDT'], ['ETH-USDT', 'BTC-USDT'])],
+        ['venues', fc.constantFrom(null, ['binance'], ['okx', 'bybit'])],
       ]),
     );
     contract = new ResponseContract(doc);
@@ -128,6 +134,14 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
     }
     ids.set('slug', slugs);
     ids.set('prediction_venue', ['polymarket']);
+    // Deployments that exist: one to read, start and stop, a spare for the delete.
+    const deployment = async (name: string) => {
+      const res = await call<{ deployment_id: string }>(base, 'POST', '/v1/deployments', { token, body: { name, symbols: ['BTC-USDT'], venue: 'binance', artifact_base64: HEALTHY_ALGO } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.deployment_id;
+    };
+    ids.set('deployment_id', [await deployment('fuzz')]);
+    ids.set('deleteDeployment:deployment_id', [await deployment('fuzz-spare')]);
     const rewarded = await call<{ rewards: { token_id: string }[] }>(base, 'GET', '/v1/polymarket/rewards', { token });
     ids.set('token_id', rewarded.body.rewards.slice(0, 3).map((r) => r.token_id));
   });

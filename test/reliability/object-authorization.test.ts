@@ -5,6 +5,7 @@
  * and the owner's object is unchanged afterwards. An operation whose path takes an id this file
  * has no owner factory for fails the test, so a new endpoint is covered the day it lands.
  */
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, envelope, startTradingService, until, type JsonResponse, type TradingService } from '../helpers/service.ts';
@@ -95,6 +96,17 @@ describe('object-level authorization on every operation with a client-owned id (
         ['alice-live', 'alice-sandbox'],
       ],
     },
+  };
+
+  owned['deployment_id'] = {
+    create: async (owner) => {
+      const body = { name: `bola-${seq++}`, symbols: ['BTC-USDT'], venue: 'binance', artifact_base64: readFileSync(new URL('../fixtures/algos/healthy.wasm', import.meta.url)).toString('base64') };
+      const res = await call<{ deployment_id: string }>(trading.base, 'POST', '/v1/deployments', { token: tokens[owner], body });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.deployment_id;
+    },
+    read: async (owner, id) => (await call(trading.base, 'GET', `/v1/deployments/${id}`, { token: tokens[owner] })).body,
+    pairs: everyPair,
   };
 
   it('covers every path id of the document: each is public market data or has an owner factory here', () => {

@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   roundtrip: () => import('./roundtrip.bench.ts'),
   markets: () => import('./markets.bench.ts'),
   dex: () => import('./dex.bench.ts'),
+  deployments: () => import('./deployments.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

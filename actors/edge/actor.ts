@@ -245,7 +245,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
     for (const symbol of sim.subscribed()) {
       this.pending.delete(symbol);
       this.writeDepth(symbol);
-      this.watchers.notify(symbol, Date.now(), this.tellWatcher);
+      this.watchers.notify(symbol, Date.now(), wallClockNs(), this.tellWatcher);
       if (connected) this.sendSnapshot(symbol, ts_ns);
       else ctx.tell(this.bookOf(symbol), { t: 'VenueDown', venue: this.spec.venue, ts_ns } satisfies BookMessage);
     }
@@ -269,7 +269,7 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       for (const [symbol, levels] of this.pending) {
         if (levels.length === 0) continue;
         this.writeDepth(symbol);
-        this.watchers.notify(symbol, nowMs, this.tellWatcher);
+        this.watchers.notify(symbol, nowMs, edge_ts_ns, this.tellWatcher);
         ctx.tell(this.bookOf(symbol), { t: 'Levels', venue: this.spec.venue, ts_ns: this.latestTs, edge_ts_ns, levels } satisfies BookMessage);
       }
       this.pending.clear();

@@ -8,6 +8,8 @@ export interface BookChanged {
   t: 'BookChanged';
   edge_id: string;
   symbol: string;
+  /** when the edge published the change: wall clock, ns, sub-microsecond (the algo's L2Book recv_ns) */
+  edge_ns: number;
 }
 
 export class BookWatchers {
@@ -23,12 +25,12 @@ export class BookWatchers {
   }
 
   /** Tells every live watcher of `symbol` that its book changed; drops lapsed leases. */
-  notify(symbol: string, nowMs: number, tell: (to: string, message: BookChanged) => void): void {
+  notify(symbol: string, nowMs: number, edgeNs: number, tell: (to: string, message: BookChanged) => void): void {
     const watchers = this.bySymbol.get(symbol);
     if (watchers === undefined) return;
     for (const [watcher, until] of watchers) {
       if (until < nowMs) watchers.delete(watcher);
-      else tell(watcher, { t: 'BookChanged', edge_id: this.edgeId, symbol });
+      else tell(watcher, { t: 'BookChanged', edge_id: this.edgeId, symbol, edge_ns: edgeNs });
     }
     if (watchers.size === 0) this.bySymbol.delete(symbol);
   }

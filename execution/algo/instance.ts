@@ -12,6 +12,8 @@ export interface AlgoOrder {
   client_order_id: string;
   side: 1 | -1;
   node_order_id: string | null;
+  /** the book change whose callback placed it (edge ns), for the latency figures; 0 otherwise */
+  book_ns: number;
   /** the algo asked to cancel it before the engine answered */
   cancel_pending: boolean;
   rejected: boolean;
@@ -31,6 +33,8 @@ export class AlgoInstance {
   readonly slot: number;
   /** the book changed since the algo last saw it */
   dirty = false;
+  /** when the edge published the change the algo is about to see (ns) */
+  edgeNs = 0;
   orders_sent = 0;
   rejects = 0;
   cancels = 0;

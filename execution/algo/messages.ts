@@ -2,6 +2,7 @@ import type { BookChanged } from '../../actors/edge/book-watchers.ts';
 import type { Mode } from '../../domain/orders.ts';
 import { topic } from '../../engine/topic.ts';
 import type { InstanceCheckpoint } from '../../storage/deployments.ts';
+import type { AlgoLatency } from './latency.ts';
 
 /**
  * What a deployment's actor (`algo:<mode>|<client>|<deployment_id>`, on an algo worker) is sent.
@@ -47,6 +48,7 @@ export interface AlgoStats {
   callbacks: number;
   /** the slowest callback so far, microseconds */
   max_callback_us: number;
+  latency: AlgoLatency;
 }
 
 export type StartAnswer = { ok: true; instances: number } | { ok: false; reason: string };

@@ -6,6 +6,7 @@ import type { DeploymentRecord, DeploymentStore, InstanceCheckpoint } from '../.
 import { checkArtifact } from '../algo/artifact.ts';
 import { algoKey, algoOwner, type AlgoStats, type DeploymentEvent, type StartAnswer } from '../algo/messages.ts';
 import { runningCallback } from '../algo/watch.ts';
+import type { AlgoLatency } from '../algo/latency.ts';
 import { refuse, ResultCode } from '../result-codes.ts';
 import { routerKey } from '../router/messages.ts';
 import type { OrderOwner } from '../types.ts';
@@ -60,7 +61,7 @@ export interface DeploymentView {
   stopped_at_ms: number | null;
   starts: number;
   edges: (InstanceCheckpoint & { edge_id: string; venue: string; symbol: string; symbol_id: number; mesh_label: string; connected: boolean })[];
-  runtime: { memory_bytes: number; callbacks: number; max_callback_us: number } | null;
+  runtime: { memory_bytes: number; callbacks: number; max_callback_us: number; latency: AlgoLatency } | null;
 }
 
 const WATCH_EVERY_MS = 5;
@@ -375,7 +376,7 @@ export class DeploymentManager {
           ...pickCheckpoint(saved),
         };
       }),
-      runtime: stats === null ? null : { memory_bytes: stats.memory_bytes, callbacks: stats.callbacks, max_callback_us: stats.max_callback_us },
+      runtime: stats === null ? null : { memory_bytes: stats.memory_bytes, callbacks: stats.callbacks, max_callback_us: stats.max_callback_us, latency: stats.latency },
     };
   }
 }

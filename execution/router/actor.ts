@@ -2,7 +2,7 @@ import { DepthCacheReader } from '../../actors/edge/depth-cache.ts';
 import type { SandboxProfile } from '../../actors/edge/messages.ts';
 import { privateInterestIndex } from '../../actors/market/interest.ts';
 import { orderView, type Mode } from '../../domain/orders.ts';
-import { decimalToScaled, exactInt } from '../../domain/units.ts';
+import { decimalToScaled, exactInt, wallClockNs } from '../../domain/units.ts';
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
 import { publishOn } from '../../engine/topic.ts';
 import { storedVenues } from '../../storage/credentials.ts';
@@ -130,8 +130,10 @@ export function routerActor(key: string): Actor<RouterMessage> {
           // Asked from the journal's thread for the JSON answer: a new order's 201 rides in the
           // journal frame that makes it durable, and the journal answers this ask with it.
           const reply = m.as === 'json' && ctx.askThread === JOURNAL_THREAD ? ctx.askCorrelation : undefined;
+          // An actor's order (a deployment's) learns when the router took it: its latency figure.
+          const received_ns = m.request.lineage_deployment_id === undefined ? undefined : wallClockNs();
           const submitted = s.submit(owner, m.request, m.idempotency_key ?? undefined, reply);
-          if (m.as !== 'json') return answer(submitted);
+          if (m.as !== 'json') return answer(received_ns === undefined ? submitted : submitted.then((a) => ({ ...a, received_ns })));
           return answer(submitted.then(({ status, order }) => (reply !== undefined && status === 201 ? NO_REPLY : { status, json: JSON.stringify(orderView(order)) }))).then((a) =>
             'ok' in a && a.ok === NO_REPLY ? NO_REPLY : a,
           );

@@ -106,6 +106,8 @@ export interface RedeemAnswer {
 export interface SubmitAnswer {
   status: 200 | 201;
   order: OrderRecord;
+  /** when the router took the request (wall clock, ns, sub-microsecond): an actor sender's latency figure */
+  received_ns?: number;
 }
 
 export interface SubmitJsonAnswer {

@@ -6,6 +6,7 @@ import { KillSwitchSchema } from '../schemas/risk.ts';
 
 const WorkerStatusSchema = Type.Object({
   thread: Type.Integer(),
+  role: Type.String({ enum: ['actor', 'algo'], description: '`actor`: edges, books, routers; `algo`: strategy deployments only (an algo worker restarting does not make the service unready)' }),
   state: Type.String({ enum: ['starting', 'up', 'restarting', 'stopped'] }),
   restarts: Type.Integer({ minimum: 0 }),
   thread_id: Type.Union([Type.Integer(), Type.Null()]),

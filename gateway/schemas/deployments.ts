@@ -27,6 +27,9 @@ export const CreateDeploymentBody = Type.Object(
   { $id: 'CreateDeploymentRequest', additionalProperties: false },
 );
 
+const Percentiles = (description: string) =>
+  Type.Object({ n: Count('samples so far'), p50: Type.Number({ minimum: 0 }), p99: Type.Number({ minimum: 0 }) }, { additionalProperties: false, description });
+
 const EdgeData = Type.Object(
   {
     edge_id: Type.String(),
@@ -73,7 +76,22 @@ export const DeploymentSchema = describing<DeploymentView>()(
       starts: Count('starts so far (the epoch in its client_order_ids)'),
       edges: Type.Array(EdgeData, { description: 'live edge data, one entry per instance (edge x symbol)' }),
       runtime: Nullable(
-        Type.Object({ memory_bytes: Count(), callbacks: Count(), max_callback_us: Count() }, { additionalProperties: false }),
+        Type.Object(
+          {
+            memory_bytes: Count(),
+            callbacks: Count(),
+            max_callback_us: Count(),
+            latency: Type.Object(
+              {
+                book_to_callback_us: Percentiles('the edge published a book change -> algo_on_book began'),
+                book_to_router_us: Percentiles("-> the order it returned was taken by the client's router"),
+                book_to_ack_us: Percentiles('-> the router answered it (admitted, durable)'),
+              },
+              { additionalProperties: false, description: 'over the last 4,096 samples of each, microseconds' },
+            ),
+          },
+          { additionalProperties: false },
+        ),
         'while running: WASM memory, callbacks so far, the slowest callback',
       ),
     },

@@ -35,7 +35,7 @@ interface Health {
   uptime_ms: number;
   ready: boolean;
   safe: boolean;
-  workers: { thread: number; state: string; restarts: number; thread_id: number | null }[];
+  workers: { thread: number; role: string; state: string; restarts: number; thread_id: number | null }[];
   storage: { open: boolean; schema_version: number; writable: boolean; write_failures: number };
   kill_switch: KillSwitchState;
   ws_connections: number;
@@ -114,10 +114,14 @@ describe('health and kill switch (real service)', () => {
     assert.ok(Number.isInteger(h.uptime_ms) && h.uptime_ms >= 0);
     assert.equal(h.ready, true);
     assert.equal(h.safe, true);
-    assert.equal(h.workers.length, 1);
+    // One actor worker and the algo worker after it.
+    assert.equal(h.workers.length, 2);
     assert.deepEqual(
-      h.workers.map((w) => [w.thread, w.state, w.restarts]),
-      [[1, 'up', 0]],
+      h.workers.map((w) => [w.thread, w.role, w.state, w.restarts]),
+      [
+        [1, 'actor', 'up', 0],
+        [2, 'algo', 'up', 0],
+      ],
     );
     assert.equal(typeof h.workers[0]!.thread_id, 'number');
     assert.deepEqual(h.storage, { open: true, schema_version: CURRENT_SCHEMA_VERSION, writable: true, write_failures: 0 });

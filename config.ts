@@ -43,6 +43,8 @@ export interface ServiceConfig {
     artifactMaxBytes: number;
     /** orders a deployment may enter per second (`ALGO_ORDERS_PER_S`, default 100) */
     ordersPerS: number;
+    /** empty polls an algo worker spins before it parks (`ALGO_SPIN_POLLS`, default 256, as the other workers) */
+    spinPolls?: number;
   };
   auth: {
     operatorKey: string | undefined;
@@ -100,6 +102,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
       callbackBudgetMs: integer('ALGO_CALLBACK_BUDGET_MS', 20, 1, 10_000),
       artifactMaxBytes: integer('ALGO_ARTIFACT_MAX_BYTES', 1 << 20, 1_024, 64 << 20),
       ordersPerS: integer('ALGO_ORDERS_PER_S', 100, 1, 100_000),
+      spinPolls: integer('ALGO_SPIN_POLLS', 256, 1, 2 ** 31 - 1),
     },
     auth: {
       operatorKey: text('OPERATOR_KEY'),

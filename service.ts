@@ -85,6 +85,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const topology = new Topology({
     workers: config.workers,
     algoWorkers: algo.workers,
+    ...(algo.spinPolls !== undefined ? { algoSpinPolls: algo.spinPolls } : {}),
     registryUrl: new URL('./registry.ts', import.meta.url).href,
     layouts,
     log,

@@ -24,6 +24,8 @@ export interface TopologyOptions {
   settings?: Record<string, string | number | boolean>;
   ringCapacity?: number;
   spinPolls?: number;
+  /** Empty polls an algo worker spins before it parks (default: as the others); large keeps it hot, at the cost of a core. */
+  algoSpinPolls?: number;
   parkMaxMs?: number;
 }
 
@@ -89,6 +91,7 @@ export class Topology {
     this.options = {
       ringCapacity: DEFAULT_RING_CAPACITY,
       spinPolls: 256,
+      algoSpinPolls: options.spinPolls ?? 256,
       parkMaxMs: 50,
       shared: {},
       settings: {},
@@ -232,7 +235,7 @@ export class Topology {
       logLevel: this.options.logLevel,
       shared: this.options.shared,
       settings: this.options.settings,
-      spinPolls: this.options.spinPolls,
+      spinPolls: this.isAlgoThread(thread) ? this.options.algoSpinPolls : this.options.spinPolls,
       parkMaxMs: this.options.parkMaxMs,
     };
   }

@@ -110,19 +110,29 @@ export interface BookSide {
 const TWO_32 = 2 ** 32;
 
 /**
- * Reads and writes ABI records in a module's memory. The DataView is taken again whenever the
- * memory grew (growth detaches the old buffer).
+ * Reads and writes ABI records in a module's memory. The views are taken again whenever the
+ * memory grew (growth detaches the old buffer). The book and the state, written on every
+ * callback, go through a Uint32Array when the record is 4-byte aligned (as every allocator of
+ * repr(C) records with u64 fields gives): indexed stores cost a fraction of DataView calls,
+ * before and after the JIT has optimised them; an unaligned record goes through the DataView.
  */
 export class AbiMemory {
   private view: DataView;
+  private words: Uint32Array;
 
   constructor(private readonly memory: WebAssembly.Memory) {
     this.view = new DataView(memory.buffer);
+    this.words = new Uint32Array(memory.buffer);
   }
 
   private dv(): DataView {
     if (this.view.buffer !== this.memory.buffer) this.view = new DataView(this.memory.buffer);
     return this.view;
+  }
+
+  private u32(): Uint32Array {
+    if (this.words.buffer !== this.memory.buffer) this.words = new Uint32Array(this.memory.buffer);
+    return this.words;
   }
 
   get byteLength(): number {
@@ -131,6 +141,40 @@ export class AbiMemory {
 
   /** Writes an L2Book: at most 20 levels a side, zeroing the slots it does not use. */
   writeBook(ptr: number, bids: BookSide, asks: BookSide, symbolId: number, recvNs: number): void {
+    if ((ptr & 3) !== 0) return this.writeBookUnaligned(ptr, bids, asks, symbolId, recvNs);
+    const w = this.u32();
+    const bidCt = Math.min(bids.count, MAX_LEVELS);
+    const askCt = Math.min(asks.count, MAX_LEVELS);
+    const base = ptr >>> 2;
+    const asksBase = base + (BOOK_ASKS >>> 2);
+    for (let i = 0; i < MAX_LEVELS; i++) {
+      const b = base + i * 4;
+      const a = asksBase + i * 4;
+      if (i < bidCt) {
+        const px = bids.px[i]!;
+        const qty = bids.qty[i]!;
+        w[b] = px >>> 0;
+        w[b + 1] = (px / TWO_32) >>> 0;
+        w[b + 2] = qty >>> 0;
+        w[b + 3] = (qty / TWO_32) >>> 0;
+      } else w[b] = w[b + 1] = w[b + 2] = w[b + 3] = 0;
+      if (i < askCt) {
+        const px = asks.px[i]!;
+        const qty = asks.qty[i]!;
+        w[a] = px >>> 0;
+        w[a + 1] = (px / TWO_32) >>> 0;
+        w[a + 2] = qty >>> 0;
+        w[a + 3] = (qty / TWO_32) >>> 0;
+      } else w[a] = w[a + 1] = w[a + 2] = w[a + 3] = 0;
+    }
+    const tail = base + (BOOK_BID_CT >>> 2);
+    w[tail] = bidCt | (askCt << 8) | ((symbolId & 0xffff) << 16);
+    w[tail + 1] = 0;
+    w[tail + 2] = recvNs >>> 0;
+    w[tail + 3] = Math.floor(recvNs / TWO_32) >>> 0;
+  }
+
+  private writeBookUnaligned(ptr: number, bids: BookSide, asks: BookSide, symbolId: number, recvNs: number): void {
     const v = this.dv();
     const bidCt = Math.min(bids.count, MAX_LEVELS);
     const askCt = Math.min(asks.count, MAX_LEVELS);
@@ -150,6 +194,32 @@ export class AbiMemory {
   }
 
   writeState(ptr: number, s: AlgoStateView): void {
+    if ((ptr & 3) !== 0) return this.writeStateUnaligned(ptr, s);
+    const w = this.u32();
+    const base = ptr >>> 2;
+    put64w(w, base, s.position_1e8);
+    put64w(w, base + 2, s.avg_entry_1e9);
+    put64w(w, base + 4, s.realized_pnl_1e9);
+    put64w(w, base + 6, s.unrealized_pnl_1e9);
+    const count = Math.min(s.orders.length, MAX_OPEN_ORDERS);
+    for (let i = 0; i < MAX_OPEN_ORDERS; i++) {
+      const o = base + ((STATE_ORDERS + i * OPEN_ORDER_BYTES) >>> 2);
+      if (i < count) {
+        const order = s.orders[i]!;
+        put64w(w, o, order.order_id);
+        put64w(w, o + 2, order.px_1e9);
+        put64w(w, o + 4, order.qty_1e8);
+        put64w(w, o + 6, order.filled_1e8);
+        w[o + 8] = (order.side & 0xff) | ((order.status & 0xff) << 8);
+      } else w[o] = w[o + 1] = w[o + 2] = w[o + 3] = w[o + 4] = w[o + 5] = w[o + 6] = w[o + 7] = w[o + 8] = 0;
+      w[o + 9] = 0;
+    }
+    const tail = base + (STATE_ORDER_CT >>> 2);
+    w[tail] = count;
+    w[tail + 1] = 0;
+  }
+
+  private writeStateUnaligned(ptr: number, s: AlgoStateView): void {
     const v = this.dv();
     putI64(v, ptr, s.position_1e8);
     putU64(v, ptr + 8, s.avg_entry_1e9);
@@ -230,6 +300,12 @@ export class AbiMemory {
 }
 
 const DECODER = new TextDecoder('utf-8', { fatal: false });
+
+/** A u64 or an i64 at word `at`: the low word, then the high one (floor division gives a negative number's two's-complement high word). */
+function put64w(w: Uint32Array, at: number, x: number): void {
+  w[at] = x >>> 0;
+  w[at + 1] = Math.floor(x / TWO_32) >>> 0;
+}
 
 function putU64(v: DataView, at: number, x: number): void {
   v.setUint32(at, x >>> 0, true);

@@ -77,9 +77,10 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   let peers = new Map<string, string[]>();
   let peersAt = 0;
   const router = owner === undefined ? '' : routerKey(owner.mode, owner.client_id);
-  const latency = { callback: new LatencySamples(), router: new LatencySamples(), ack: new LatencySamples() };
-  /** The book change behind the callback running now (its orders' latency), 0 outside algo_on_book. */
+  const latency = { callback: new LatencySamples(), router: new LatencySamples(), ack: new LatencySamples(), hostToRouter: new LatencySamples() };
+  /** The book change behind the callback running now (its orders' latency), 0 outside algo_on_book: when the edge published it, when this host took it. */
   let bookNs = 0;
+  let hostNs = 0;
   /** Submits not yet answered: a stop waits for them, so it cancels what they opened. */
   const inflight = new Set<Promise<void>>();
 
@@ -205,7 +206,7 @@ export function algoActor(key: string): Actor<AlgoMessage> {
         continue;
       }
       const client_order_id = algoClientOrderId(owner!.deployment_id, instance.index, run, intent.order_id);
-      const order: AlgoOrder = { order_id: intent.order_id, client_order_id, side: intent.side, book_ns: bookNs, node_order_id: null, cancel_pending: false, rejected: false, dead: false };
+      const order: AlgoOrder = { order_id: intent.order_id, client_order_id, side: intent.side, book_ns: bookNs, host_ns: hostNs, node_order_id: null, cancel_pending: false, rejected: false, dead: false };
       instance.track(order);
       instance.orders_sent++;
       const pending = ctx
@@ -221,12 +222,14 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   };
 
   const submitted = (instance: AlgoInstance, order: AlgoOrder, answer: RouterAnswer<SubmitAnswer>) => {
+    // Sampled first: a rejected order's update (it ends dead) may come ahead of this answer.
+    if ('ok' in answer && order.book_ns > 0 && answer.ok.received_ns !== undefined) {
+      latency.router.add((answer.ok.received_ns - order.book_ns) / 1_000);
+      latency.hostToRouter.add((answer.ok.received_ns - order.host_ns) / 1_000);
+      latency.ack.add((wallClockNs() - order.book_ns) / 1_000);
+    }
     if (order.dead) return;
     if ('ok' in answer) {
-      if (order.book_ns > 0 && answer.ok.received_ns !== undefined) {
-        latency.router.add((answer.ok.received_ns - order.book_ns) / 1_000);
-        latency.ack.add((wallClockNs() - order.book_ns) / 1_000);
-      }
       const o = answer.ok.order;
       order.node_order_id = o.node_order_id;
       if (isTerminal(o.status)) return update(instance, order, o.status, o.failure_class, o.failure_reason, []);
@@ -273,11 +276,13 @@ export function algoActor(key: string): Actor<AlgoMessage> {
     instance.state.compact();
     const { bids, asks } = instance.book;
     bookNs = instance.edgeNs;
+    hostNs = instance.hostNs;
     if (bookNs > 0) latency.callback.add((wallClockNs() - bookNs) / 1_000);
     const result = call(instance, 'algo_on_book', () => instance.algo.onBook(bids, asks, instance.spec.symbol_id, Math.round(bookNs), instance.state));
     instance.state.shown();
     outcome(instance, result);
     bookNs = 0;
+    hostNs = 0;
   };
 
   const renewLeases = () => {
@@ -394,7 +399,12 @@ export function algoActor(key: string): Actor<AlgoMessage> {
     memory_bytes: instances.reduce((s, i) => s + i.algo.memoryBytes, 0),
     callbacks,
     max_callback_us: Math.round(maxCallbackUs),
-    latency: { book_to_callback_us: latency.callback.summary(), book_to_router_us: latency.router.summary(), book_to_ack_us: latency.ack.summary() },
+    latency: {
+      book_to_callback_us: latency.callback.summary(),
+      book_to_router_us: latency.router.summary(),
+      book_to_ack_us: latency.ack.summary(),
+      host_to_router_us: latency.hostToRouter.summary(),
+    },
   });
 
   return {
@@ -418,11 +428,14 @@ export function algoActor(key: string): Actor<AlgoMessage> {
           return stop();
         case 'BookChanged': {
           const list = byBook.get(`${m.edge_id}|${m.symbol}`);
-          if (list !== undefined)
+          if (list !== undefined) {
+            const now = wallClockNs();
             for (const i of list) {
               i.dirty = true;
               i.edgeNs = m.edge_ns;
+              i.hostNs = now;
             }
+          }
           return undefined;
         }
         case 'OrderUpdate': {

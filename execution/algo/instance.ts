@@ -14,6 +14,8 @@ export interface AlgoOrder {
   node_order_id: string | null;
   /** the book change whose callback placed it (edge ns), for the latency figures; 0 otherwise */
   book_ns: number;
+  /** when this host took that book change (ns) */
+  host_ns: number;
   /** the algo asked to cancel it before the engine answered */
   cancel_pending: boolean;
   rejected: boolean;
@@ -35,6 +37,8 @@ export class AlgoInstance {
   dirty = false;
   /** when the edge published the change the algo is about to see (ns) */
   edgeNs = 0;
+  /** when this host took it (ns) */
+  hostNs = 0;
   orders_sent = 0;
   rejects = 0;
   cancels = 0;

@@ -86,6 +86,7 @@ export const DeploymentSchema = describing<DeploymentView>()(
                 book_to_callback_us: Percentiles('the edge published a book change -> algo_on_book began'),
                 book_to_router_us: Percentiles("-> the order it returned was taken by the client's router"),
                 book_to_ack_us: Percentiles('-> the router answered it (admitted, durable)'),
+                host_to_router_us: Percentiles("the algo host took the book change -> the router took the order (the host's own path)"),
               },
               { additionalProperties: false, description: 'over the last 4,096 samples of each, microseconds' },
             ),

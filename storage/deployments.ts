@@ -95,6 +95,11 @@ export class DeploymentStore {
     return this.db.deployments.put([record.client_id, record.mode, record.deployment_id], record);
   }
 
+  /** A put nobody awaits (a checkpoint): a failed commit is reported by the write guard, never an unhandled rejection. */
+  putWatched(record: DeploymentRecord): void {
+    this.db.writes.watch(this.put(record));
+  }
+
   /** The record and its artifact in one transaction. */
   create(record: DeploymentRecord, artifact: Uint8Array): Promise<boolean> {
     const key: [string, DeploymentMode, string] = [record.client_id, record.mode, record.deployment_id];

@@ -260,11 +260,15 @@ export class DeploymentManager {
         return;
       case 'checkpoint': {
         const record = this.records.get(event.key);
-        if (record !== undefined) void this.save({ ...record, checkpoints: event.checkpoints, updated_at_ms: Date.now() });
+        if (record !== undefined) {
+          const next = { ...record, checkpoints: event.checkpoints, updated_at_ms: Date.now() };
+          this.records.set(event.key, next);
+          this.store.putWatched(next);
+        }
         return;
       }
       case 'failed':
-        void this.failed(event.key, event.reason);
+        this.failed(event.key, event.reason).catch((err: unknown) => this.log.error({ err, key: event.key }, 'failed deployment not recorded'));
         return;
     }
   }
@@ -324,7 +328,7 @@ export class DeploymentManager {
       const key = this.byHash.get(running.key_hash);
       const reason = `${running.callback} ran past its budget of ${this.limits.callbackBudgetMs} ms (instance ${running.instance}); the algo worker was restarted`;
       new Float64Array(this.watch)[thread * 4] = 0;
-      if (key !== undefined) void this.failed(key, reason);
+      if (key !== undefined) this.failed(key, reason).catch((err: unknown) => this.log.error({ err, key }, 'failed deployment not recorded'));
       this.log.error({ thread, key, callback: running.callback }, 'algo callback over budget: ending its worker');
       void this.topology.killWorker(thread);
     }

@@ -97,7 +97,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
     algo: {
-      workers: integer('ALGO_WORKERS', 1, 1, 16),
+      workers: integer('ALGO_WORKERS', 1, 0, 16),
       memoryMb: integer('ALGO_MEMORY_MB', 64, 1, 4_096),
       callbackBudgetMs: integer('ALGO_CALLBACK_BUDGET_MS', 20, 1, 10_000),
       artifactMaxBytes: integer('ALGO_ARTIFACT_MAX_BYTES', 1 << 20, 1_024, 64 << 20),

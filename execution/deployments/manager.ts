@@ -322,7 +322,10 @@ export class DeploymentManager {
    */
   private watchdog(): void {
     const now = Date.now();
-    for (let thread = this.topology.workers + 1; thread <= this.topology.workers + this.topology.algoWorkers; thread++) {
+    // Without algo workers (ALGO_WORKERS=0: development only) the algos share the actor workers,
+    // and a runaway one ends an actor worker (restarted as after a crash).
+    const first = this.topology.algoWorkers > 0 ? this.topology.workers + 1 : 1;
+    for (let thread = first; thread <= this.topology.workers + this.topology.algoWorkers; thread++) {
       const running = runningCallback(this.watch, thread);
       if (running === undefined || now - running.started_ms <= this.limits.callbackBudgetMs) continue;
       const key = this.byHash.get(running.key_hash);

@@ -25,7 +25,8 @@ const SEED = Number(process.env['CRASH_SEED'] ?? 4_242);
 const SYMBOL = 'BTC-USDT';
 const FUNDED = ['binance', 'okx', 'bybit'];
 const SIM_ACCOUNT_USD = 1_000_000;
-const ENV = { SIM_SEED: '7', SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD), MAX_ORDER_NOTIONAL_USD: '1000000' };
+// No algo worker: this suite deploys nothing and boots fifty times (the worker costs ~0.5 s a boot).
+const ENV = { SIM_SEED: '7', SIM_ACCOUNT_USD: String(SIM_ACCOUNT_USD), MAX_ORDER_NOTIONAL_USD: '1000000', ALGO_WORKERS: '0' };
 const SEEDS = { venues: FUNDED, cash_1e8: BigInt(SIM_ACCOUNT_USD) * 100_000_000n, btc_1e8: 100_000_000n };
 const SENDERS = 6;
 

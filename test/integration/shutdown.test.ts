@@ -41,12 +41,21 @@ function alive(pid: number): boolean {
   }
 }
 
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** The pid and port of the `node ... main.ts` child of `shellPid` once it has listened. */
 async function serviceChildOf(shellPid: number, timeoutMs: number): Promise<{ pid: number; port: number }> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const child of childrenOf(shellPid)) {
-      const cmd = readFileSync(`/proc/${child}/cmdline`, 'utf8');
+      // A child that exited since it was listed (the `true` reader does at once) has no /proc entry.
+      const cmd = readOr(`/proc/${child}/cmdline`);
       if (cmd.includes('main.ts')) {
         // The start-up is over once one of its sockets is a listening one (state 0A in /proc/net/tcp).
         const sockets = new Set(readdirSync(`/proc/${child}/fd`).map((fd) => /socket:\[(\d+)\]/.exec(readlinkOr(`/proc/${child}/fd/${fd}`))?.[1]).filter((i) => i !== undefined));

@@ -182,15 +182,20 @@ describe('strategy deployments (real service, WASM algos)', () => {
     assert.ok((await logs(hog!.deployment_id)).some((l) => l.text.startsWith('grow failed')), 'the hog met its memory cap');
 
     // The healthy one trades on (resumed with its worker if it shared it), and the books move.
-    const sentBefore = (await until('healthy running', async () => {
+    const before = (await until('healthy running', async () => {
       const d = await get(healthy.body.deployment_id);
       return d.status === 'running' && d.runtime !== null ? d : undefined;
-    }, 10_000)).edges[0]!.orders_sent;
+    }, 10_000)).edges[0]!;
     const quote0 = (await call<{ updated_ms: number }>(base, 'GET', '/v1/quotes/BTC-USDT', { token })).body.updated_ms;
+    // Trading on: fed book after book, with quotes working on the venue (a quiet market leaves
+    // them resting, so new orders are not required) or new orders sent.
     await until('healthy keeps trading', async () => {
       const d = await get(healthy.body.deployment_id);
-      return d.status === 'running' && d.edges[0]!.books > 0 && d.edges[0]!.orders_sent > sentBefore ? d : undefined;
-    }, 15_000, 200);
+      const e = d.edges[0]!;
+      return d.status === 'running' && e.books > before.books + 20 && (e.open_orders > 0 || e.orders_sent > before.orders_sent) ? d : undefined;
+    }, 20_000, 200);
+    const orders = await ordersOf(healthy.body.deployment_id);
+    assert.ok(orders.some((o) => o.status === 'ACTIVE' || o.status === 'COMPLETED'), 'its quotes reached the venue');
     const quote1 = (await call<{ updated_ms: number }>(base, 'GET', '/v1/quotes/BTC-USDT', { token })).body.updated_ms;
     assert.ok(quote1 > quote0, 'market data kept flowing');
     assert.equal((await call(base, 'GET', '/v1/health/ready')).status, 200);

@@ -57,6 +57,9 @@ export interface ServiceConfig {
   };
 }
 
+/** Strategy deployments' defaults (the ALGO_* variables unset). */
+export const DEFAULT_ALGO: NonNullable<ServiceConfig['algo']> = { workers: 1, memoryMb: 64, callbackBudgetMs: 20, artifactMaxBytes: 1 << 20, ordersPerS: 100, spinPolls: 256 };
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
@@ -97,12 +100,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
     algo: {
-      workers: integer('ALGO_WORKERS', 1, 0, 16),
-      memoryMb: integer('ALGO_MEMORY_MB', 64, 1, 4_096),
-      callbackBudgetMs: integer('ALGO_CALLBACK_BUDGET_MS', 20, 1, 10_000),
-      artifactMaxBytes: integer('ALGO_ARTIFACT_MAX_BYTES', 1 << 20, 1_024, 64 << 20),
-      ordersPerS: integer('ALGO_ORDERS_PER_S', 100, 1, 100_000),
-      spinPolls: integer('ALGO_SPIN_POLLS', 256, 1, 2 ** 31 - 1),
+      workers: integer('ALGO_WORKERS', DEFAULT_ALGO.workers, 0, 16),
+      memoryMb: integer('ALGO_MEMORY_MB', DEFAULT_ALGO.memoryMb, 1, 4_096),
+      callbackBudgetMs: integer('ALGO_CALLBACK_BUDGET_MS', DEFAULT_ALGO.callbackBudgetMs, 1, 10_000),
+      artifactMaxBytes: integer('ALGO_ARTIFACT_MAX_BYTES', DEFAULT_ALGO.artifactMaxBytes, 1_024, 64 << 20),
+      ordersPerS: integer('ALGO_ORDERS_PER_S', DEFAULT_ALGO.ordersPerS, 1, 100_000),
+      spinPolls: integer('ALGO_SPIN_POLLS', DEFAULT_ALGO.spinPolls!, 1, 2 ** 31 - 1),
     },
     auth: {
       operatorKey: text('OPERATOR_KEY'),

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ServiceConfig } from './config.ts';
+import { DEFAULT_ALGO, type ServiceConfig } from './config.ts';
 import { createLogger, flushLogs } from './engine/log.ts';
 import { Topology } from './engine/topology.ts';
 import { CHAINS } from './domain/chains.ts';
@@ -76,7 +76,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     walletProvisionMs: config.walletProvisionMs ?? 5_000,
   };
 
-  const algo = config.algo ?? { workers: 1, memoryMb: 64, callbackBudgetMs: 20, artifactMaxBytes: 1 << 20, ordersPerS: 100 };
+  const algo = config.algo ?? DEFAULT_ALGO;
   const algoWatch = createCallbackWatch();
 
   // 3. Threads and rings: thread 0 (gateway, journal), the actor workers (edges, books, fair

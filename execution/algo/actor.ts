@@ -145,10 +145,8 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   /** A callback's outcome: its actions entered, or the deployment failed. */
   const outcome = (instance: AlgoInstance, result: CallResult, allowNew = true) => {
     if (typeof result !== 'number') return fail(result.failed);
-    if (instance.algo.memoryBytes > memoryCap) return fail(`memory ${instance.algo.memoryBytes} bytes is over the cap of ${memoryCap}`);
     if (result > 0) act(instance, result, allowNew);
   };
-  let memoryCap = 64 << 20;
 
   const reject = (instance: AlgoInstance, orderId: number, code: RejectCode) => {
     instance.rejects++;
@@ -315,13 +313,13 @@ export function algoActor(key: string): Actor<AlgoMessage> {
   const start = (): StartAnswer => {
     if (owner === undefined) return { ok: false, reason: `bad actor key ${key}` };
     stopInstances();
-    res.store.getFresh(owner.client_id, owner.mode, owner.deployment_id);
-    record = res.store.get(owner.client_id, owner.mode, owner.deployment_id);
+    record = res.store.getFresh(owner.client_id, owner.mode, owner.deployment_id);
     if (record === undefined) return { ok: false, reason: 'deployment record not found' };
     const bytes = res.store.artifact(owner.client_id, owner.mode, owner.deployment_id);
     if (bytes === undefined) return { ok: false, reason: 'deployment artifact not found' };
     run = `${record.starts}-${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
-    memoryCap = Number(ctx.environment.settings['algoMemoryBytes'] ?? 64 << 20);
+    // The cap is written into the module's memory section: memory.grow past it fails inside the algo.
+    const memoryCap = Number(ctx.environment.settings['algoMemoryBytes'] ?? 64 << 20);
     ordersPerSecond = Number(ctx.environment.settings['algoOrdersPerSecond'] ?? 100);
     tokens = ordersPerSecond;
     tokensAt = Date.now();

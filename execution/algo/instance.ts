@@ -1,6 +1,5 @@
-import { DepthTop } from '../../actors/edge/depth-cache.ts';
+import { depthSlot, DepthTop } from '../../actors/edge/depth-cache.ts';
 import { book } from '../../actors/market/directory.ts';
-import { depthSlot } from '../../actors/edge/depth-cache.ts';
 import type { DeploymentInstance, InstanceCheckpoint } from '../../storage/deployments.ts';
 import { MAX_LEVELS } from './abi.ts';
 import { AlgoState } from './algo-state.ts';

@@ -53,9 +53,8 @@ export interface RunningCallback {
   instance: number;
 }
 
-/** The watchdog's side: a callback running on `thread` now, if one is. */
-export function runningCallback(buffer: SharedArrayBuffer, thread: number): RunningCallback | undefined {
-  const w = new Float64Array(buffer);
+/** The watchdog's side (`words`: a Float64Array over the buffer): a callback running on `thread` now, if one is. */
+export function runningCallback(w: Float64Array, thread: number): RunningCallback | undefined {
   const base = thread * SLOT_WORDS;
   const started = w[base]!;
   if (started === 0) return undefined;
@@ -64,4 +63,9 @@ export function runningCallback(buffer: SharedArrayBuffer, thread: number): Runn
   const instance = w[base + 3]!;
   if (w[base] !== started) return undefined;
   return { thread, started_ms: started, key_hash, callback, instance };
+}
+
+/** The watchdog ended `thread`: its slot no longer names a running callback. */
+export function clearCallback(w: Float64Array, thread: number): void {
+  w[thread * SLOT_WORDS] = 0;
 }

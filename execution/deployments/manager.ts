@@ -5,7 +5,7 @@ import type { Topology } from '../../engine/topology.ts';
 import type { DeploymentRecord, DeploymentStore, InstanceCheckpoint } from '../../storage/deployments.ts';
 import { checkArtifact } from '../algo/artifact.ts';
 import { algoKey, algoOwner, type AlgoStats, type DeploymentEvent, type StartAnswer } from '../algo/messages.ts';
-import { runningCallback } from '../algo/watch.ts';
+import { clearCallback, runningCallback } from '../algo/watch.ts';
 import type { AlgoLatency } from '../algo/latency.ts';
 import { refuse, ResultCode } from '../result-codes.ts';
 import { routerKey } from '../router/messages.ts';
@@ -86,15 +86,18 @@ export class DeploymentManager {
   /** key hash -> actor key of every active deployment, for the watchdog */
   private readonly byHash = new Map<number, string>();
   private watchTimer: NodeJS.Timeout | undefined;
+  /** The callback watch words, read every WATCH_EVERY_MS. */
+  private readonly watchWords: Float64Array;
   private logListener: ((owner: OrderOwner, id: string, line: LogLine) => void) | undefined;
 
   constructor(
     private readonly store: DeploymentStore,
     private readonly topology: Topology,
-    private readonly watch: SharedArrayBuffer,
+    watch: SharedArrayBuffer,
     private readonly limits: DeploymentLimits,
     private readonly log: Logger,
   ) {
+    this.watchWords = new Float64Array(watch);
     for (const r of store.all()) this.records.set(algoKey(r.mode, r.client_id, r.deployment_id), r);
   }
 
@@ -326,11 +329,11 @@ export class DeploymentManager {
     // and a runaway one ends an actor worker (restarted as after a crash).
     const first = this.topology.algoWorkers > 0 ? this.topology.workers + 1 : 1;
     for (let thread = first; thread <= this.topology.workers + this.topology.algoWorkers; thread++) {
-      const running = runningCallback(this.watch, thread);
+      const running = runningCallback(this.watchWords, thread);
       if (running === undefined || now - running.started_ms <= this.limits.callbackBudgetMs) continue;
       const key = this.byHash.get(running.key_hash);
       const reason = `${running.callback} ran past its budget of ${this.limits.callbackBudgetMs} ms (instance ${running.instance}); the algo worker was restarted`;
-      new Float64Array(this.watch)[thread * 4] = 0;
+      clearCallback(this.watchWords, thread);
       if (key !== undefined) this.failed(key, reason).catch((err: unknown) => this.log.error({ err, key }, 'failed deployment not recorded'));
       this.log.error({ thread, key, callback: running.callback }, 'algo callback over budget: ending its worker');
       void this.topology.killWorker(thread);

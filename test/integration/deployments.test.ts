@@ -24,6 +24,8 @@ import type { ApiOrder } from '../helpers/orders.ts';
 import { call, clientWithKeys, envelope, startTestService, TEST_OPERATOR_KEY, type TestService, until } from '../helpers/service.ts';
 import { StreamClient } from '../helpers/stream-client.ts';
 
+/** Small caps, so the memory-hungry algo meets its cap in a few books and the artifact cap in a test. */
+const ALGO = { workers: 1, memoryMb: 8, callbackBudgetMs: 50, artifactMaxBytes: 64 * 1024, ordersPerS: 100 };
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/algos/${name}.wasm`, import.meta.url)).toString('base64');
 
 interface Deployment {
@@ -50,7 +52,7 @@ describe('strategy deployments (real service, WASM algos)', () => {
   };
 
   before(async () => {
-    svc = await startTestService({ algo: { workers: 1, memoryMb: 8, callbackBudgetMs: 50, artifactMaxBytes: 64 * 1024, ordersPerS: 100 } });
+    svc = await startTestService({ algo: ALGO });
     base = svc.base;
     token = (await clientWithKeys(svc, 'algo-a')).sandbox;
     other = (await clientWithKeys(svc, 'algo-b')).sandbox;
@@ -246,7 +248,7 @@ describe('strategy deployments (real service, WASM algos)', () => {
     await until('books seen', async () => ((await get(running.body.deployment_id)).edges[0]!.books > 0 ? true : undefined), 10_000, 100);
     const dataDir = svc.dataDir;
     await svc.stop(false);
-    svc = await startTestService({ dataDir, algo: { workers: 1, memoryMb: 8, callbackBudgetMs: 50, artifactMaxBytes: 64 * 1024, ordersPerS: 100 } });
+    svc = await startTestService({ dataDir, algo: ALGO });
     base = svc.base;
     const resumed = await until('resumed', async () => {
       const d = await get(running.body.deployment_id);

@@ -81,6 +81,19 @@ function buyDebit1e8(f: Pick<Fill, 'price_1e9' | 'qty_1e8' | 'fee_1e9'>): bigint
   return cost + fee;
 }
 
+/**
+ * A total the service summed exactly (BigInt) against the sum of the rows it printed. Past 2^53 (a few
+ * funded venues reach 1.2e16 in _1e9 units) each JSON number is the nearest double, so the printed rows
+ * need not add up to the printed total to the unit: allow one ulp of the total per term, nothing more.
+ */
+function assertSumOf(total: number, terms: number[], what: string): void {
+  const sum = terms.reduce((s, t) => s + BigInt(t), 0n);
+  const ulp = Math.max(1, 2 ** (Math.floor(Math.log2(Math.max(1, Math.abs(total)))) - 52));
+  const slack = BigInt(ulp * (terms.length + 1));
+  const diff = BigInt(total) - sum;
+  assert.ok(diff <= slack && -diff <= slack, `${what}: total ${total} vs rows ${sum} (slack ${slack})`);
+}
+
 describe('execution: the newcomer flow (real service)', () => {
   let svc: TestService;
   let base: string;
@@ -382,9 +395,9 @@ describe('execution: the newcomer flow (real service)', () => {
     for (const k of TOTALS_KEYS) assert.equal(typeof after.totals[k], 'number', `totals.${k}`);
     assert.equal(after.totals['num_positions'], after.positions.length);
     assert.equal(after.totals['fees_usd_1e9'], feesTotal);
-    assert.equal(after.totals['nav_usd_1e9'], after.positions.reduce((s, p) => s + p.current_value_usd_1e9, 0));
+    assertSumOf(after.totals['nav_usd_1e9']!, after.positions.map((p) => p.current_value_usd_1e9), 'nav is the sum of the rows');
     const cash = after.positions.filter((p) => ['USDT', 'USDC', 'USD'].includes((p.instrument.symbol ?? p.instrument.code)!));
-    assert.equal(after.totals['cash_usd_1e9'], cash.reduce((s, p) => s + p.qty_1e8 * 10, 0), 'stablecoins count as $1 cash');
+    assertSumOf(after.totals['cash_usd_1e9']!, cash.map((p) => p.qty_1e8 * 10), 'stablecoins count as $1 cash');
     assert.equal(typeof after.as_of_ns, 'number');
 
     // The fills listing has them, newest first, and filters by order.

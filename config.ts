@@ -7,6 +7,8 @@ export interface ServiceConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** Writes are refused while the data directory's filesystem has less free, MiB (`STORAGE_MIN_FREE_MB`, storage/disk-space.ts). */
+  storageMinFreeMb?: number;
   workers: number;
   logLevel: string;
   /** Seed of the simulated venues: the same seed gives the same market. */
@@ -86,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     host: text('HOST') ?? '127.0.0.1',
     port: integer('PORT', 8080, 0, 65_535),
     dataDir: resolve(text('DATA_DIR') ?? './data'),
+    storageMinFreeMb: integer('STORAGE_MIN_FREE_MB', 64, 0, 1_048_576),
     workers: integer('WORKERS', Math.max(1, availableParallelism()), 1, 64),
     logLevel,
     simSeed: integer('SIM_SEED', 42, 0, 2 ** 31 - 1),

@@ -56,6 +56,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // 1. Durable state: LMDB (orders, fills, positions, keys, credentials), operator identity.
   const storage = Storage.open(config.dataDir, {
     credentialsKey: config.credentialsKey,
+    minFreeBytes: (config.storageMinFreeMb ?? 64) * 1024 * 1024,
     // Refused, never a crash: the writes of that transaction are failed to their callers (an
     // order's durable write answers 503), readiness fails for a while, the process goes on.
     onWriteFailure: (err) => log.error({ err: err.message }, 'LMDB commit failed: its writes are refused'),
@@ -96,7 +97,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const endpoint = topology.endpoint;
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0.
-  const journal = journalStage(storage.orders, (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
+  const journal = journalStage(storage.orders, (fresh) => storage.refusal(fresh), (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
     endpoint.answerAsk(correlation, value),
   );
   endpoint.onBinary(journal.type, journal.handler);

@@ -12,6 +12,7 @@ import { SandboxSettingsStore } from './sandbox-settings.ts';
 import { MarketResolutionStore } from './market-resolutions.ts';
 import { WalletStore } from './wallets.ts';
 import { DeploymentStore } from './deployments.ts';
+import { DiskSpace } from './disk-space.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -37,6 +38,7 @@ export class Storage {
   private constructor(
     readonly db: Databases,
     cipher: CredentialCipher,
+    readonly space: DiskSpace,
   ) {
     this.clients = new ClientStore(db);
     this.apiKeys = new ApiKeyStore(db);
@@ -55,11 +57,14 @@ export class Storage {
    * `credentialsKey` (CREDENTIALS_KEY, 64 hex) seals venue credentials; without it the key in
    * DATA_DIR/credentials.key is used, generated on first open (crypto.ts).
    */
-  static open(dataDir: string, options: { credentialsKey?: string | undefined; onWriteFailure?: (err: Error) => void } = {}): Storage {
+  static open(
+    dataDir: string,
+    options: { credentialsKey?: string | undefined; onWriteFailure?: (err: Error) => void; minFreeBytes?: number | undefined } = {},
+  ): Storage {
     const cipher = new CredentialCipher(resolveCredentialsKey(dataDir, options.credentialsKey));
     const db = openDatabases(dataDir, { ...(options.onWriteFailure === undefined ? {} : { onWriteFailure: options.onWriteFailure }) });
     try {
-      return new Storage(db, cipher);
+      return new Storage(db, cipher, new DiskSpace(dataDir, options.minFreeBytes));
     } catch (err) {
       void db.root.close();
       throw err;
@@ -70,10 +75,19 @@ export class Storage {
     return !this.closed;
   }
 
-  /** False for WRITE_FAILURE_HOLD_MS after a commit failed (disk full, I/O error): readiness fails, writes are refused. */
+  /**
+   * False for WRITE_FAILURE_HOLD_MS after a commit failed (I/O error, read-only filesystem), and
+   * while the disk is below its free-space reserve: readiness fails, writes are refused.
+   */
   get writable(): boolean {
+    return this.refusal() === undefined;
+  }
+
+  /** Why writes are refused now, or undefined. `fresh`: read the free space now (the journal, per frame). */
+  refusal(fresh = false): string | undefined {
     const at = this.db.writes.lastFailureAtMs;
-    return at === undefined || Date.now() - at > WRITE_FAILURE_HOLD_MS;
+    if (at !== undefined && Date.now() - at <= WRITE_FAILURE_HOLD_MS) return `an LMDB commit failed ${Date.now() - at} ms ago (see the log)`;
+    return this.space.shortage(fresh);
   }
 
   get writeFailures(): number {

@@ -13,6 +13,8 @@ import { encodeJournalAck, JournalFrame } from './messages.ts';
  */
 export function journalStage(
   orders: OrderStore,
+  /** Why storage refuses writes now (a disk below its reserve, a commit that just failed), or undefined. */
+  refusal: (fresh: boolean) => string | undefined,
   ack: (thread: number, bytes: Uint8Array) => void,
   /** Answers the gateway's pending ask `correlation` (Endpoint.answerAsk): a new order's 201. */
   answer: (correlation: number, value: { ok: { status: number; json: string } }) => void,
@@ -47,6 +49,13 @@ export function journalStage(
     const frame = Buffer.allocUnsafe(length);
     frame.set(bytes.subarray(offset, offset + length));
     const sequence = journalFrameSequence(frame);
+    // Refused before LMDB sees it: a commit that fails for space is where lmdb-js has aborted the
+    // process (storage/disk-space.ts). Nothing of the frame is written; the routers answer 503.
+    const refused = refusal(true);
+    if (refused !== undefined) {
+      failed(source, sequence, new Error(`storage is not writable: ${refused}`));
+      return;
+    }
     // The HTTP answers of orders this frame makes durable: given once it is on disk.
     const answers: { token: number; status: number; json: string }[] = [];
     try {

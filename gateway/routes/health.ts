@@ -23,8 +23,11 @@ const HealthSchema = Type.Object(
     storage: Type.Object({
       open: Type.Boolean(),
       schema_version: Type.Integer(),
-      writable: Type.Boolean({ description: 'false for 10 s after an LMDB commit failed (disk full, I/O error): not ready, writes refused with 503' }),
+      writable: Type.Boolean({ description: 'false while the disk is below its free-space reserve, and for 10 s after an LMDB commit failed (I/O error): not ready, writes refused with 503' }),
+      reason: Type.Union([Type.String(), Type.Null()], { description: 'why writes are refused, while they are' }),
       write_failures: Type.Integer({ minimum: 0, description: 'failed LMDB commits since start' }),
+      free_bytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "free space on the data directory's filesystem (null: the filesystem does not say)" }),
+      min_free_bytes: Type.Integer({ minimum: 0, description: 'the reserve below which writes are refused (STORAGE_MIN_FREE_MB)' }),
     }),
     kill_switch: KillSwitchSchema,
     ws_connections: Type.Integer({ minimum: 0 }),
@@ -40,7 +43,7 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
     !ctx.storage.isOpen
       ? 'storage is not open'
       : !ctx.storage.writable
-        ? 'storage writes are failing (see the log: LMDB commit failed)'
+        ? `storage refuses writes: ${ctx.storage.refusal() ?? 'no longer'}`
         : `workers not up: ${ctx.topology
           .status()
           .filter((w) => w.state !== 'up')
@@ -57,6 +60,8 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Health', schema: HealthSchema } },
       handler: () => {
         const isReady = ready();
+        const refusal = ctx.storage.refusal();
+        const free = ctx.storage.space.free();
         const safe = !ctx.killSwitch.active;
         return {
           status: 200,
@@ -70,8 +75,11 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
             storage: {
               open: ctx.storage.isOpen,
               schema_version: ctx.storage.isOpen ? ctx.storage.schemaVersion : 0,
-              writable: ctx.storage.writable,
+              writable: refusal === undefined,
+              reason: refusal ?? null,
               write_failures: ctx.storage.writeFailures,
+              free_bytes: Number.isFinite(free) ? free : null,
+              min_free_bytes: ctx.storage.space.minFreeBytes,
             },
             kill_switch: ctx.killSwitch.state,
             ws_connections: ctx.wsConnections(),

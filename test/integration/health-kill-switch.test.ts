@@ -36,7 +36,7 @@ interface Health {
   ready: boolean;
   safe: boolean;
   workers: { thread: number; role: string; state: string; restarts: number; thread_id: number | null }[];
-  storage: { open: boolean; schema_version: number; writable: boolean; write_failures: number };
+  storage: { open: boolean; schema_version: number; writable: boolean; reason: string | null; write_failures: number; free_bytes: number | null; min_free_bytes: number };
   kill_switch: KillSwitchState;
   ws_connections: number;
 }
@@ -124,7 +124,9 @@ describe('health and kill switch (real service)', () => {
       ],
     );
     assert.equal(typeof h.workers[0]!.thread_id, 'number');
-    assert.deepEqual(h.storage, { open: true, schema_version: CURRENT_SCHEMA_VERSION, writable: true, write_failures: 0 });
+    const { free_bytes, ...storage } = h.storage;
+    assert.deepEqual(storage, { open: true, schema_version: CURRENT_SCHEMA_VERSION, writable: true, reason: null, write_failures: 0, min_free_bytes: 64 * 1024 * 1024 });
+    assert.ok(free_bytes !== null && free_bytes >= storage.min_free_bytes, `free space is read from the data directory: ${free_bytes}`);
     assert.deepEqual(h.kill_switch, { active: false, reason: null, updated_at_ms: null, updated_by: null });
     assert.ok(Number.isInteger(h.ws_connections) && h.ws_connections >= 0);
   });

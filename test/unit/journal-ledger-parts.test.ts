@@ -37,6 +37,7 @@ function stage() {
   } as unknown as OrderStore;
   const { handler } = journalStage(
     store,
+    () => undefined,
     (_thread, bytes) => {
       acks.push(decodeJournalAck(bytes, 0, bytes.length));
       onAck(bytes);

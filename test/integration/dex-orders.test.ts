@@ -188,9 +188,13 @@ describe('DEX orders', () => {
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
     assert.ok(done.fills!.every((f) => f.venue === 'dex-eth'));
     // Not on the chain: the tape (every swap a block makes) has no trade of the sandbox's size.
+    // One block (4 s) for a swap wrongly sent to the chain to land; a block may carry no swap and
+    // blocks come late under load, so then wait for the chain's trades.
     await new Promise((r) => setTimeout(r, 4_500));
-    const ticks = (await call<{ ticks: { qty_1e8: number }[] }>(svc.base, 'GET', '/v1/data/ticks?symbol=ETH-USDC-dex-eth&limit=200', { token: TEST_OPERATOR_KEY })).body.ticks;
-    assert.ok(ticks.length > 0, 'the chain trades');
+    const ticks = await until('the chain trades', async () => {
+      const res = await call<{ ticks: { qty_1e8: number }[] }>(svc.base, 'GET', '/v1/data/ticks?symbol=ETH-USDC-dex-eth&limit=200', { token: TEST_OPERATOR_KEY });
+      return res.body.ticks.length > 0 ? res.body.ticks : undefined;
+    }, 30_000, 250);
     assert.ok(!ticks.some((t) => t.qty_1e8 === 100e8), 'the sandbox swap is not on the chain');
     assert.ok((await balance('dex-eth', 'ETH', keys.sandbox)) > 100e8, 'the sandbox wallet got the ETH');
   });

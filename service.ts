@@ -26,6 +26,7 @@ import { createCallbackWatch } from './execution/algo/watch.ts';
 import { DEPLOYMENT_EVENTS_TOPIC } from './execution/algo/messages.ts';
 import { DeploymentManager } from './execution/deployments/manager.ts';
 import { privateTopic } from './gateway/ws/channels.ts';
+import { TcaAggregates } from './execution/analytics/tca-aggregates.ts';
 
 export interface Service {
   readonly port: number;
@@ -97,8 +98,13 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const endpoint = topology.endpoint;
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0.
-  const journal = journalStage(storage.orders, (fresh) => storage.refusal(fresh), (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes), (correlation, value) =>
-    endpoint.answerAsk(correlation, value),
+  const tcaAggregates = new TcaAggregates(storage.tcaBuckets);
+  const journal = journalStage(
+    storage.orders,
+    (fresh) => storage.refusal(fresh),
+    (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes),
+    (correlation, value) => endpoint.answerAsk(correlation, value),
+    tcaAggregates,
   );
   endpoint.onBinary(journal.type, journal.handler);
 
@@ -117,7 +123,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   );
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments, tcaAggregates });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.

@@ -44,6 +44,8 @@ import { walletRoutes } from './routes/wallets.ts';
 import { dexRoutes } from './routes/dex.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import type { DeploymentManager } from '../execution/deployments/manager.ts';
+import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -60,6 +62,7 @@ export interface GatewayDeps {
   execution: RouterClient;
   executionConfig: ExecutionConfig;
   deployments: DeploymentManager;
+  tcaAggregates: TcaAggregates;
 }
 
 /**
@@ -111,6 +114,7 @@ export class Gateway {
       execution: deps.execution,
       executionConfig: deps.executionConfig,
       deployments: deps.deployments,
+      tcaAggregates: deps.tcaAggregates,
       streams,
     };
 
@@ -126,6 +130,7 @@ export class Gateway {
       ...walletRoutes(this.context),
       ...dexRoutes(this.context),
       ...deploymentRoutes(this.context),
+      ...analyticsRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),

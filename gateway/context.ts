@@ -11,6 +11,7 @@ import type { SseHub } from './http/sse.ts';
 import type { ExecutionConfig } from '../execution/types.ts';
 import type { RouterClient } from '../execution/router/client.ts';
 import type { DeploymentManager } from '../execution/deployments/manager.ts';
+import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -31,6 +32,8 @@ export interface GatewayContext {
   readonly executionConfig: ExecutionConfig;
   /** Strategy deployments (execution/deployments/). */
   readonly deployments: DeploymentManager;
+  /** TCA aggregates by hour, kept by the journal as orders complete (execution/analytics/). */
+  readonly tcaAggregates: TcaAggregates;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

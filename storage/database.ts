@@ -55,9 +55,13 @@ export interface Databases {
   readonly deployments: Database<unknown, [string, 'live' | 'sandbox', string]>;
   /** [client_id, mode, deployment_id] -> the deployment's WebAssembly artifact, memory-capped (binary) */
   readonly deploymentArtifacts: Database<Buffer, [string, 'live' | 'sandbox', string]>;
+  /** [client_id, mode, hour_ms, kind, symbol, routing_version, venue] -> StoredTcaBucket (tca-buckets.ts) */
+  readonly tcaBuckets: Database<unknown, TcaBucketKey>;
 }
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets', 'deployments', 'deployment_artifacts'] as const;
+export type TcaBucketKey = [string, 'live' | 'sandbox', number, string, string, number, string];
+
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets', 'deployments', 'deployment_artifacts', 'tca_buckets'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -99,6 +103,7 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     wallets: root.openDB({ name: 'wallets' }),
     deployments: root.openDB({ name: 'deployments' }),
     deploymentArtifacts: root.openDB({ name: 'deployment_artifacts', encoding: 'binary' }),
+    tcaBuckets: root.openDB({ name: 'tca_buckets' }),
   };
   if (options.readerOnly) return databases;
   try {

@@ -13,6 +13,7 @@ import { MarketResolutionStore } from './market-resolutions.ts';
 import { WalletStore } from './wallets.ts';
 import { DeploymentStore } from './deployments.ts';
 import { DiskSpace } from './disk-space.ts';
+import { TcaBucketStore } from './tca-buckets.ts';
 
 /** Raw trades are kept this long (tick mode, sub-minute fidelity); minute bars for longer. */
 export const DEFAULT_TAPE_RETENTION_MS = 6 * 3600 * 1000;
@@ -33,6 +34,7 @@ export class Storage {
   readonly marketResolutions: MarketResolutionStore;
   readonly wallets: WalletStore;
   readonly deployments: DeploymentStore;
+  readonly tcaBuckets: TcaBucketStore;
   private closed = false;
 
   private constructor(
@@ -51,6 +53,7 @@ export class Storage {
     this.marketResolutions = new MarketResolutionStore(db);
     this.wallets = new WalletStore(db, cipher);
     this.deployments = new DeploymentStore(db);
+    this.tcaBuckets = new TcaBucketStore(db);
   }
 
   /**

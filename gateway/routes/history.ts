@@ -8,6 +8,7 @@ import { dexPair, isDexSymbol } from '../../domain/chains.ts';
 import { POOLS } from '../../actors/dex-chain/pools.ts';
 import { PredictionHistory } from '../market/prediction-history.ts';
 import { PredictionQuotes } from '../market/prediction-quotes.ts';
+import { parseInstantMs } from '../http/instants.ts';
 
 const RANGES_MS: Record<string, number> = {
   '1h': 3_600_000,
@@ -205,12 +206,4 @@ export function historyRoutes(ctx: GatewayContext): RouteSpec[] {
       },
     },
   ];
-}
-
-/** ISO 8601 or integer nanoseconds, to ms. */
-function parseInstantMs(value: string, field: string): number {
-  if (/^\d{1,20}$/.test(value)) return Math.floor(Number(value) / NS_PER_MS);
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw Errors.validation([{ field, message: 'must be ISO 8601 or integer nanoseconds' }]);
-  return ms;
 }

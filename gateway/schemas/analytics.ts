@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+
+const Bps = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+/** Notional-weighted TCA over the completed orders of a window (execution/analytics/tca-bucket.ts). */
+const TcaSummaryFields = {
+    orders: Type.Integer({ minimum: 0, description: 'completed orders with fills (for a venue: those that filled on it)' }),
+    notional_usd_1e9: Type.Integer({ minimum: 0, description: 'their filled notional, USD 1e9: the weight of every average' }),
+    avg_implementation_shortfall_bps: Bps('notional-weighted; positive = cost against the arrival mid (probability bps for prediction orders)'),
+    avg_spread_cost_bps: Bps('notional-weighted half spread at arrival'),
+    avg_fee_bps: Bps('notional-weighted fees / notional'),
+    avg_impact_bps: Bps('notional-weighted shortfall beyond the half spread'),
+    avg_savings_bps: Bps('notional-weighted savings against the best single venue, over benchmarked orders; positive = the split did better'),
+    shortfall_percentiles_bps: Type.Object(
+      { p50: Bps('weighted'), p75: Bps('weighted'), p95: Bps('weighted'), p99: Bps('weighted') },
+      { description: 'notional-weighted percentiles of the shortfall from a DDSketch: within 1% (relative) of a shortfall at that weighted rank' },
+    ),
+    total_savings_usd_1e9: Type.Integer({ description: 'sum of savings in USD 1e9 over benchmarked orders' }),
+    fees_usd_1e9: Type.Integer({ minimum: 0 }),
+    benchmarked_orders: Type.Integer({ minimum: 0, description: 'orders with a best-single-venue benchmark' }),
+    win_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'share of benchmarked orders with positive savings' }),
+    provenance: Type.Object(
+      {
+        direct: Type.Integer({ minimum: 0, description: "the order's fills and arrival mid observed as they came" }),
+        reconstructed: Type.Integer({ minimum: 0, description: 'legs reconciled with the venues (an answer lost, a restart)' }),
+        no_benchmark: Type.Integer({ minimum: 0, description: 'observed directly, but no single venue could have filled it to compare against' }),
+      },
+      { description: 'how the TCA of these orders was observed' },
+    ),
+};
+
+export const TcaSummarySchema = Type.Object(TcaSummaryFields, { $id: 'TcaSummary' });
+
+export const TcaAnalyticsSchema = Type.Object(
+  {
+    since: Type.String({ description: 'start of the window read, ISO 8601: the UTC hour holding the `since` asked for' }),
+    until: Type.String({ description: 'end of the window read (exclusive), ISO 8601: the UTC hour after the one holding `until`' }),
+    symbol: Type.Union([Type.String(), Type.Null()]),
+    venue: Type.Union([Type.String(), Type.Null()], { description: "set: each order's slice on this venue (its fills there)" }),
+    routing_version: Type.Union([Type.Integer({ minimum: 1, maximum: 3 }), Type.Null()]),
+    is_sandbox: Type.Boolean(),
+    tca: TcaSummarySchema,
+    prediction: Type.Object(
+      { ...TcaSummaryFields, is_prediction: Type.Literal(true) },
+      { description: 'prediction-market orders, in probability bps: kept apart, never averaged with price bps' },
+    ),
+    sketch_relative_accuracy: Type.Number({ description: 'relative error of the percentiles' }),
+  },
+  { $id: 'TcaAnalytics' },
+);
+
+export const TcaAnalyticsQuery = Type.Object({
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  since: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default 30 days before `until`' })),
+  until: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default now' })),
+  venue: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  routing_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+});

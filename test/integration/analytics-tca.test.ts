@@ -1,0 +1,165 @@
+/**
+ * `GET /v1/analytics/tca` against the real service: market orders across three venues, then the
+ * analytics checked by hand against the orders' own TCA (notional-weighted averages, savings, win
+ * rate, provenance, the routing-version and venue filters); sandbox and live apart, another
+ * client sees nothing, bad windows are 400s.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, clientWithKeys, envelope, startTradingService, until, type TradingService } from '../helpers/service.ts';
+
+const SYMBOL = 'BTC-USDT';
+const VENUES = ['binance', 'okx', 'bybit'];
+const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'UNRESOLVED']);
+
+interface Tca {
+  notional_usd_1e9: number;
+  implementation_shortfall_bps: number;
+  spread_cost_bps: number;
+  fee_bps: number;
+  impact_bps: number;
+  savings_vs_best_single_venue_bps: number | null;
+  savings_usd_1e9: number | null;
+  fees_usd_1e9: number;
+  best_single_venue: unknown;
+  venues: { venue: string; share: number }[];
+}
+interface Order {
+  node_order_id: string;
+  status: string;
+  routing_version: number;
+  tca: Tca | null;
+}
+interface Summary {
+  orders: number;
+  notional_usd_1e9: number;
+  avg_implementation_shortfall_bps: number | null;
+  avg_spread_cost_bps: number | null;
+  avg_fee_bps: number | null;
+  avg_impact_bps: number | null;
+  avg_savings_bps: number | null;
+  shortfall_percentiles_bps: Record<'p50' | 'p75' | 'p95' | 'p99', number | null>;
+  total_savings_usd_1e9: number;
+  fees_usd_1e9: number;
+  benchmarked_orders: number;
+  win_rate: number | null;
+  provenance: Record<string, number>;
+}
+interface Analytics {
+  since: string;
+  until: string;
+  is_sandbox: boolean;
+  tca: Summary;
+  prediction: Summary & { is_prediction: boolean };
+}
+
+/** What the analytics must say of these orders, computed from their own TCA. */
+function expected(orders: Order[]): Omit<Summary, 'shortfall_percentiles_bps'> {
+  const done = orders.filter((o) => o.tca !== null);
+  const w = (o: Order) => o.tca!.notional_usd_1e9 / 1e9;
+  const weight = done.reduce((s, o) => s + w(o), 0);
+  const avg = (f: (t: Tca) => number) => Math.round((done.reduce((s, o) => s + w(o) * f(o.tca!), 0) / weight) * 1e4) / 1e4;
+  const bench = done.filter((o) => o.tca!.savings_vs_best_single_venue_bps !== null);
+  const benchWeight = bench.reduce((s, o) => s + w(o), 0);
+  return {
+    orders: done.length,
+    notional_usd_1e9: done.reduce((s, o) => s + o.tca!.notional_usd_1e9, 0),
+    avg_implementation_shortfall_bps: avg((t) => t.implementation_shortfall_bps),
+    avg_spread_cost_bps: avg((t) => t.spread_cost_bps),
+    avg_fee_bps: avg((t) => t.fee_bps),
+    avg_impact_bps: avg((t) => t.impact_bps),
+    avg_savings_bps: bench.length === 0 ? null : Math.round((bench.reduce((s, o) => s + w(o) * o.tca!.savings_vs_best_single_venue_bps!, 0) / benchWeight) * 1e4) / 1e4,
+    total_savings_usd_1e9: bench.reduce((s, o) => s + o.tca!.savings_usd_1e9!, 0),
+    fees_usd_1e9: done.reduce((s, o) => s + o.tca!.fees_usd_1e9, 0),
+    benchmarked_orders: bench.length,
+    win_rate: bench.length === 0 ? null : Math.round((bench.filter((o) => o.tca!.savings_vs_best_single_venue_bps! > 0).length / bench.length) * 1e4) / 1e4,
+    provenance: { direct: bench.length, reconstructed: 0, no_benchmark: done.length - bench.length },
+  };
+}
+
+function assertSummary(got: Summary, want: ReturnType<typeof expected>, what: string): void {
+  const { shortfall_percentiles_bps, ...rest } = got;
+  for (const k of ['avg_implementation_shortfall_bps', 'avg_spread_cost_bps', 'avg_fee_bps', 'avg_impact_bps', 'avg_savings_bps'] as const) {
+    const a = rest[k];
+    const b = want[k];
+    assert.ok(a === b || (a !== null && b !== null && Math.abs(a - b) <= 2e-4), `${what}: ${k} ${a} vs ${b}`);
+    rest[k] = b;
+  }
+  assert.deepEqual(rest, want, what);
+  if (want.orders > 0) assert.ok(shortfall_percentiles_bps.p50 !== null && shortfall_percentiles_bps.p50 <= shortfall_percentiles_bps.p99!, what);
+}
+
+describe('analytics: TCA over completed orders (real service)', () => {
+  let t: TradingService;
+  const live: Order[] = [];
+
+  const place = async (token: string, i: number): Promise<Order> => {
+    const body = { client_order_id: `tca-${i}`, symbol: SYMBOL, side: i % 3 === 2 ? 'sell' : 'buy', qty_1e8: 1_000_000 + i * 250_000, order_type: 'market' };
+    const res = await call<Order>(t.base, 'POST', '/v1/orders', { token, body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return until(`order ${i} settles`, async () => {
+      const o = await call<Order>(t.base, 'GET', `/v1/orders/${res.body.node_order_id}`, { token });
+      return TERMINAL.has(o.body.status) ? o.body : undefined;
+    });
+  };
+  const analytics = (token: string, query = '') => call<Analytics>(t.base, 'GET', `/v1/analytics/tca${query}`, { token });
+
+  before(async () => {
+    t = await startTradingService({ client: 'tca-client', venues: VENUES, symbol: SYMBOL });
+    for (let i = 0; i < 12; i++) live.push(await place(t.token, i));
+  });
+  after(async () => {
+    await t.svc.stop();
+  });
+
+  it('the figures are the orders’ own TCA, notional-weighted', async () => {
+    assert.ok(live.filter((o) => o.tca !== null).length >= 10, 'most orders filled');
+    const res = await analytics(t.token);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.is_sandbox, false);
+    assertSummary(res.body.tca, expected(live), 'all');
+    assert.equal(res.body.prediction.orders, 0, 'no prediction orders, and none averaged in');
+    assert.equal(res.body.prediction.is_prediction, true);
+    // The window is whole UTC hours around now.
+    assert.equal(Date.parse(res.body.until) % 3_600_000, 0);
+  });
+
+  it('filters by routing version, symbol and venue (a venue reads each order’s slice there)', async () => {
+    for (const rv of [1, 2, 3]) {
+      const res = await analytics(t.token, `?routing_version=${rv}`);
+      assert.equal(res.status, 200);
+      const mine = live.filter((o) => o.routing_version === rv);
+      if (mine.some((o) => o.tca !== null)) assertSummary(res.body.tca, expected(mine), `routing_version ${rv}`);
+      else assert.equal(res.body.tca.orders, 0);
+    }
+    assert.equal((await analytics(t.token, '?symbol=ETH-USDT')).body.tca.orders, 0);
+    assert.equal((await analytics(t.token, `?symbol=${SYMBOL}`)).body.tca.orders, live.filter((o) => o.tca !== null).length);
+    for (const venue of VENUES) {
+      const res = await analytics(t.token, `?venue=${venue}`);
+      const onVenue = live.filter((o) => o.tca?.venues.some((v) => v.venue === venue && v.share > 0));
+      assert.equal(res.body.tca.orders, onVenue.length, venue);
+      assert.equal(res.body.tca.benchmarked_orders, 0, 'savings belong to the order, not a venue');
+    }
+  });
+
+  it('sandbox orders are sandbox analytics only; another client sees nothing', async () => {
+    const keys = await clientWithKeys(t.svc, 'tca-other');
+    assert.equal((await call(t.base, 'POST', '/v1/sandbox/reset', { token: keys.sandbox })).status, 200);
+    const sandbox = [await place(keys.sandbox, 100), await place(keys.sandbox, 101)];
+    const sbx = await analytics(keys.sandbox);
+    assert.equal(sbx.body.is_sandbox, true);
+    assertSummary(sbx.body.tca, expected(sandbox), 'sandbox');
+    assert.equal((await analytics(keys.live)).body.tca.orders, 0, 'the same client live: none');
+    assertSummary((await analytics(t.token)).body.tca, expected(live), 'the first client, unchanged');
+  });
+
+  it('a window in the past has none; bad windows and versions are 400s in the envelope', async () => {
+    assert.equal((await analytics(t.token, '?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z')).body.tca.orders, 0);
+    const bad = ['?since=2026-13-01', '?since=2026-11-25T00:00:00Z&until=2026-11-24T00:00:00Z', '?routing_version=4', '?routing_version=x', '?since=2020-01-01T00:00:00Z&until=2026-01-01T00:00:00Z'];
+    for (const q of bad) {
+      const res = await analytics(t.token, q);
+      assert.equal(res.status, 400, `${q}: ${JSON.stringify(res.body)}`);
+      assert.equal(envelope(res.body).code, 'VALIDATION_ERROR', q);
+    }
+  });
+});

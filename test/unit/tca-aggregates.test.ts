@@ -1,0 +1,265 @@
+/**
+ * TCA aggregates (execution/analytics/): a bucket's figures against hand-computed ones, the
+ * weighted percentiles within the sketch's 1% against exact weighted ranks, the stored form,
+ * and the property the design rests on: buckets folded as orders complete (in any batches, through
+ * a real LMDB) answer exactly what a recomputation from all the orders at once answers.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { HOUR_MS, SKETCH_RELATIVE_ACCURACY, TcaBucket, type TcaSample } from '../../execution/analytics/tca-bucket.ts';
+import { tcaSamples } from '../../execution/analytics/samples.ts';
+import { hourWindow, TcaAggregates } from '../../execution/analytics/tca-aggregates.ts';
+import { Storage } from '../../storage/index.ts';
+
+const T0 = Date.UTC(2026, 10, 24, 10, 0, 0);
+
+function sample(over: Partial<TcaSample>): TcaSample {
+  return {
+    hour_ms: T0,
+    kind: 'price',
+    symbol: 'BTC-USDT',
+    routing_version: 1,
+    venue: '',
+    notional_usd_1e9: 1_000e9,
+    shortfall_bps: 0,
+    spread_bps: 0,
+    fee_bps: 0,
+    impact_bps: 0,
+    savings_bps: null,
+    savings_usd_1e9: null,
+    fees_usd_1e9: 0,
+    provenance: 'direct',
+    ...over,
+  };
+}
+
+/** The lower and upper exact weighted quantiles of (value, weight) pairs. */
+function weightedQuantiles(points: [number, number][], q: number): [number, number] {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((s, p) => s + p[1], 0);
+  let cum = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    cum += sorted[i]![1];
+    if (cum >= q * total) return [sorted[Math.max(0, i - 1)]![0], sorted[Math.min(sorted.length - 1, i + 1)]![0]];
+  }
+  return [sorted.at(-1)![0], sorted.at(-1)![0]];
+}
+
+describe('TCA bucket', () => {
+  it('weights every average by notional, counts wins over benchmarked orders only, sums money exactly', () => {
+    const b = new TcaBucket();
+    // $1,000 at 10 bps, $3,000 at -2 bps (better than the mid), $6,000 at 5 bps, unbenchmarked.
+    b.add(sample({ notional_usd_1e9: 1_000e9, shortfall_bps: 10, spread_bps: 2, fee_bps: 7.5, impact_bps: 8, savings_bps: 3, savings_usd_1e9: 300_000_000, fees_usd_1e9: 750_000_000 }));
+    b.add(sample({ notional_usd_1e9: 3_000e9, shortfall_bps: -2, spread_bps: 1, fee_bps: 7.5, impact_bps: -3, savings_bps: -1, savings_usd_1e9: -300_000_000, fees_usd_1e9: 2_250_000_000 }));
+    b.add(sample({ notional_usd_1e9: 6_000e9, shortfall_bps: 5, spread_bps: 1.5, fee_bps: 2, impact_bps: 3.5, fees_usd_1e9: 1_200_000_000, provenance: 'no_benchmark' }));
+    const s = b.summary();
+    assert.equal(s.orders, 3);
+    assert.equal(s.notional_usd_1e9, 10_000_000_000_000n);
+    assert.equal(s.avg_implementation_shortfall_bps, (1 * 10 + 3 * -2 + 6 * 5) / 10); // 3.4
+    assert.equal(s.avg_spread_cost_bps, (1 * 2 + 3 * 1 + 6 * 1.5) / 10); // 1.4
+    assert.equal(s.avg_fee_bps, (1 * 7.5 + 3 * 7.5 + 6 * 2) / 10); // 4.2
+    assert.equal(s.avg_impact_bps, (1 * 8 + 3 * -3 + 6 * 3.5) / 10); // 2
+    assert.equal(s.avg_savings_bps, (1 * 3 + 3 * -1) / 4); // 0: only the benchmarked $4,000
+    assert.equal(s.benchmarked_orders, 2);
+    assert.equal(s.win_rate, 0.5);
+    assert.equal(s.total_savings_usd_1e9, 0n);
+    assert.equal(s.fees_usd_1e9, 4_200_000_000n);
+    assert.deepEqual(s.provenance, { direct: 2, reconstructed: 0, no_benchmark: 1 });
+    // Weighted p50: $6,000 of $10,000 sits at 5 bps and the cumulative weight crosses half there.
+    assert.ok(Math.abs(s.shortfall_percentiles_bps.p50! - 5) <= 5 * SKETCH_RELATIVE_ACCURACY, String(s.shortfall_percentiles_bps.p50));
+    assert.ok(Math.abs(s.shortfall_percentiles_bps.p99! - 10) <= 10 * SKETCH_RELATIVE_ACCURACY, String(s.shortfall_percentiles_bps.p99));
+  });
+
+  it('an empty bucket answers nulls, not zeros or NaN', () => {
+    const s = new TcaBucket().summary();
+    assert.equal(s.orders, 0);
+    assert.equal(s.avg_implementation_shortfall_bps, null);
+    assert.equal(s.win_rate, null);
+    assert.deepEqual(s.shortfall_percentiles_bps, { p50: null, p75: null, p95: null, p99: null });
+  });
+
+  it('survives its stored form (exact sums past 2^53, the sketch)', () => {
+    const b = new TcaBucket();
+    for (let i = 0; i < 50; i++) b.add(sample({ notional_usd_1e9: 9_000_000e9 + i, shortfall_bps: i - 20, fees_usd_1e9: 2 ** 52 + i, savings_bps: i % 3, savings_usd_1e9: 7 }));
+    const back = TcaBucket.fromStored(structuredClone(b.toStored()));
+    assert.deepEqual(back.summary(), b.summary());
+    assert.equal(back.summary().fees_usd_1e9, 50n * 2n ** 52n + 1225n);
+  });
+
+  it('weighted percentiles are within 1% of an exact weighted rank (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.double({ min: -200, max: 200, noNaN: true }), fc.integer({ min: 1, max: 1_000_000 })), { minLength: 1, maxLength: 200 }), fc.constantFrom(0.5, 0.75, 0.95, 0.99), (points, q) => {
+        const b = new TcaBucket();
+        for (const [v, usd] of points) b.add(sample({ shortfall_bps: v, notional_usd_1e9: usd * 1e9 }));
+        const got = b.sketch.getValueAtQuantile(q);
+        const [lo, hi] = weightedQuantiles(points.map(([v, usd]) => [v, usd]), q);
+        const slack = (x: number) => Math.abs(x) * SKETCH_RELATIVE_ACCURACY + 1e-9;
+        return got >= lo - slack(lo) && got <= hi + slack(hi);
+      }),
+      { numRuns: 200, seed: 20261125 },
+    );
+  });
+
+  it('merging buckets equals adding every sample to one (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: -5_000, max: 5_000 }), fc.integer({ min: 1, max: 10_000 }), fc.boolean()), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 5 }), (rows, parts) => {
+        const one = new TcaBucket();
+        const many = Array.from({ length: parts }, () => new TcaBucket());
+        rows.forEach(([bps4, usd, bench], i) => {
+          const s = sample({ shortfall_bps: bps4 / 10_000, notional_usd_1e9: usd * 1e9, savings_bps: bench ? bps4 / 20_000 : null, savings_usd_1e9: bench ? usd : null, fees_usd_1e9: usd * 3 });
+          one.add(s);
+          many[i % parts]!.add(s);
+        });
+        const merged = new TcaBucket();
+        for (const m of many) merged.merge(m);
+        const a = one.summary();
+        const b = merged.summary();
+        // Float sums may differ in the last bits by order of addition; the rounding to 1e-4 hides it.
+        assert.deepEqual(b, a);
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+  });
+});
+
+describe('TCA samples of an order', () => {
+  const order = {
+    symbol: 'BTC-USDT',
+    side: 'buy' as const,
+    routing_version: 2 as const,
+    reconciliation_state: 'in_sync' as const,
+    updated_unix_ns: (T0 + 59 * 60_000 + 59_999) * 1e6,
+    tca: {
+      filled_qty_1e8: 1e8,
+      notional_usd_1e9: 100_000e9,
+      arrival_mid_1e9: 100_000e9,
+      implementation_shortfall_bps: 2,
+      spread_cost_bps: 0.5,
+      impact_bps: 1.5,
+      fee_bps: 6,
+      savings_vs_best_single_venue_bps: 1.25,
+      savings_usd_1e9: 12_500_000_000,
+      fees_usd_1e9: 60_000_000_000,
+      best_single_venue: { venue: 'binance' },
+      is_prediction: false,
+      probability_slippage_bps: 0,
+      venues: [
+        { venue: 'okx', qty_1e8: 75_000_000, vwap_1e9: 100_010e9, fee_1e9: 45_000_000_000, share: 0.75 },
+        { venue: 'binance', qty_1e8: 25_000_000, vwap_1e9: 100_040e9, fee_1e9: 15_000_000_000, share: 0.25 },
+      ],
+    },
+  };
+
+  it('the order whole and its slice on each venue, in the UTC hour it completed', () => {
+    const [whole, okx, binance] = tcaSamples(order);
+    assert.equal(whole!.hour_ms, T0, 'completed at 10:59:59.999: the 10:00 bucket');
+    assert.deepEqual([whole!.venue, whole!.notional_usd_1e9, whole!.shortfall_bps, whole!.savings_bps, whole!.provenance], ['', 100_000e9, 2, 1.25, 'direct']);
+    assert.equal(okx!.venue, 'okx');
+    assert.equal(okx!.notional_usd_1e9, 75_000e9);
+    assert.ok(Math.abs(okx!.shortfall_bps - 1) < 1e-9, 'bought at 100,010 against a 100,000 mid: 1 bps');
+    assert.ok(Math.abs(okx!.fee_bps - 6) < 1e-9, '$45 on $75,000');
+    assert.equal(okx!.savings_bps, null, 'savings are the order’s, not a venue’s');
+    assert.ok(Math.abs(binance!.shortfall_bps - 4) < 1e-9);
+  });
+
+  it('a reconciled order is reconstructed; no fill, no sample; a prediction order is apart, in probability bps', () => {
+    assert.equal(tcaSamples({ ...order, reconciliation_state: 'reconciled' })[0]!.provenance, 'reconstructed');
+    assert.deepEqual(tcaSamples({ ...order, tca: null }), []);
+    const p = tcaSamples({ ...order, tca: { ...order.tca, is_prediction: true, probability_slippage_bps: 120, arrival_mid_1e9: 400_000_000, venues: [{ venue: 'kalshi', qty_1e8: 1e8, vwap_1e9: 410_000_000, fee_1e9: 0, share: 1 }] } });
+    assert.equal(p[0]!.kind, 'prediction');
+    assert.equal(p[0]!.shortfall_bps, 120);
+    assert.ok(Math.abs(p[1]!.shortfall_bps - 100) < 1e-9, '0.41 against 0.40: 100 probability bps');
+  });
+});
+
+describe('TCA aggregates over LMDB', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  const orderAt = (i: number, hour: number, rv: 1 | 2 | 3, symbol: string, venues: string[]) => {
+    const notional = (1 + (i % 7)) * 1_000e9;
+    const shares = venues.map((_, k) => (k + 1) / ((venues.length * (venues.length + 1)) / 2));
+    return {
+      symbol,
+      side: (i % 2 === 0 ? 'buy' : 'sell') as 'buy' | 'sell',
+      routing_version: rv,
+      reconciliation_state: (i % 11 === 0 ? 'reconciled' : 'in_sync') as 'reconciled' | 'in_sync',
+      updated_unix_ns: (T0 + hour * HOUR_MS + (i % 3_600) * 1_000) * 1e6,
+      tca: {
+        filled_qty_1e8: 1e7,
+        notional_usd_1e9: notional,
+        arrival_mid_1e9: 50_000e9,
+        implementation_shortfall_bps: ((i * 37) % 200) / 10 - 5,
+        spread_cost_bps: 0.5,
+        impact_bps: ((i * 37) % 200) / 10 - 5.5,
+        fee_bps: 5,
+        savings_vs_best_single_venue_bps: i % 4 === 0 ? null : ((i * 13) % 50) / 10 - 1,
+        savings_usd_1e9: i % 4 === 0 ? null : i * 1_000,
+        fees_usd_1e9: notional / 2_000,
+        best_single_venue: i % 4 === 0 ? null : { venue: venues[0] },
+        is_prediction: false,
+        probability_slippage_bps: 0,
+        venues: venues.map((venue, k) => ({ venue, qty_1e8: 0, vwap_1e9: 50_000e9 + i * 1e6 * (k + 1), fee_1e9: Math.round((notional * shares[k]!) / 2_000), share: shares[k]! })),
+      },
+    };
+  };
+
+  it('folded as orders complete, in batches, the aggregates answer what a recomputation from every order answers (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ hour: fc.integer({ min: 0, max: 30 }), rv: fc.constantFrom(1, 2, 3) as fc.Arbitrary<1 | 2 | 3>, sym: fc.constantFrom('BTC-USDT', 'ETH-USDT'), venues: fc.subarray(['binance', 'okx', 'bybit'], { minLength: 1 }), batch: fc.integer({ min: 1, max: 8 }) }), { minLength: 1, maxLength: 80 }),
+        async (specs) => {
+          const dir = mkdtempSync(join(tmpdir(), 'seq-tca-agg-'));
+          dirs.push(dir);
+          const storage = Storage.open(dir, { credentialsKey: 'ab'.repeat(32), minFreeBytes: 0 });
+          try {
+            const incremental = new TcaAggregates(storage.tcaBuckets, 16); // a small cache: evictions and re-reads are exercised too
+            const orders = specs.map((s, i) => orderAt(i, s.hour, s.rv, s.sym, s.venues));
+            let i = 0;
+            for (const s of specs) {
+              for (let k = 0; k < s.batch && i < orders.length; k++) incremental.completed('c1', 'live', orders[i++]!);
+              incremental.writeDirty();
+              await storage.orders.durable();
+            }
+            while (i < orders.length) incremental.completed('c1', 'live', orders[i++]!);
+            incremental.writeDirty();
+            await storage.orders.durable();
+            // From scratch: every order into one bucket per query, no storage.
+            const windows = [hourWindow(T0, T0 + 31 * HOUR_MS), hourWindow(T0 + 5 * HOUR_MS, T0 + 17 * HOUR_MS + 1)];
+            for (const w of windows) {
+              for (const symbol of [undefined, 'BTC-USDT']) {
+                for (const routing_version of [undefined, 2]) {
+                  for (const venue of [undefined, 'okx']) {
+                    const expected = new TcaBucket();
+                    for (const o of orders) {
+                      for (const s of tcaSamples(o)) {
+                        if (s.hour_ms < w.from_hour_ms || s.hour_ms >= w.to_hour_ms) continue;
+                        if ((symbol !== undefined && s.symbol !== symbol) || (routing_version !== undefined && s.routing_version !== routing_version) || s.venue !== (venue ?? '')) continue;
+                        expected.add(s);
+                      }
+                    }
+                    const fresh = new TcaAggregates(storage.tcaBuckets).query('c1', 'live', 'price', { ...w, symbol, routing_version, venue });
+                    const warm = incremental.query('c1', 'live', 'price', { ...w, symbol, routing_version, venue });
+                    assert.deepEqual(warm.summary(), expected.summary(), JSON.stringify({ w, symbol, routing_version, venue }));
+                    assert.deepEqual(fresh.summary(), expected.summary(), 'read back from LMDB alone');
+                  }
+                }
+              }
+            }
+            assert.equal(new TcaAggregates(storage.tcaBuckets).query('c1', 'sandbox', 'price', windows[0]!).orders, 0, 'live orders are not sandbox figures');
+            assert.equal(new TcaAggregates(storage.tcaBuckets).query('c2', 'live', 'price', windows[0]!).orders, 0, 'another client sees none');
+          } finally {
+            await storage.close();
+          }
+        },
+      ),
+      { numRuns: 12, seed: 42 },
+    );
+  });
+});

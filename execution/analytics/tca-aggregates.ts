@@ -74,26 +74,44 @@ export class TcaAggregates {
 
   /** The merged bucket of `kind` over the filter's window and dimensions. */
   query(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter): TcaBucket {
-    const total = new TcaBucket();
+    return this.grouped(clientId, mode, kind, f, () => '').get('') ?? new TcaBucket();
+  }
+
+  /**
+   * The buckets of the window merged per group: `group` names the group of a bucket key that
+   * passes the filter (venue '' rows are the orders whole; `f.venue` undefined with
+   * `allVenues` reads every venue's rows instead). Groups with no bucket are absent.
+   */
+  grouped(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, group: (k: TcaBucketKey) => string): Map<string, TcaBucket> {
+    const out = new Map<string, TcaBucket>();
     const seen = new Set<string>();
     const wanted = (k: TcaBucketKey) =>
-      k[2] >= f.from_hour_ms && k[2] < f.to_hour_ms && k[3] === kind && (f.symbol === undefined || k[4] === f.symbol) && (f.routing_version === undefined || k[5] === f.routing_version) && k[6] === (f.venue ?? '');
+      k[2] >= f.from_hour_ms &&
+      k[2] < f.to_hour_ms &&
+      k[3] === kind &&
+      (f.symbol === undefined || k[4] === f.symbol) &&
+      (f.routing_version === undefined || k[5] === f.routing_version) &&
+      (f.allVenues === true ? k[6] !== '' : k[6] === (f.venue ?? ''));
+    const add = (k: TcaBucketKey, b: TcaBucket) => {
+      const g = group(k);
+      let total = out.get(g);
+      if (total === undefined) out.set(g, (total = new TcaBucket()));
+      total.merge(b);
+    };
     // Buckets written this turn are not visible to a read until their commit: the cache has them.
     const owned = this.cache.get(ownerString(clientId, mode));
     if (owned !== undefined) {
       for (const [ks, e] of owned) {
         if (!wanted(e.key)) continue;
         seen.add(ks);
-        total.merge(e.bucket);
+        add(e.key, e.bucket);
       }
     }
     for (const row of this.store.range(clientId, mode, f.from_hour_ms, f.to_hour_ms)) {
-      if (!wanted(row.key)) continue;
-      const ks = keyString(row.key);
-      if (seen.has(ks)) continue;
-      total.merge(this.remember(row.key, TcaBucket.fromStored(row.value as unknown as StoredTcaBucket)).bucket);
+      if (!wanted(row.key) || seen.has(keyString(row.key))) continue;
+      add(row.key, this.remember(row.key, TcaBucket.fromStored(row.value as unknown as StoredTcaBucket)).bucket);
     }
-    return total;
+    return out;
   }
 
   private entry(key: TcaBucketKey, create: boolean): Entry | undefined {

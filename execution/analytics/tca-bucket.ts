@@ -49,6 +49,8 @@ export interface StoredTcaBucket {
   w_spread: number;
   w_fee: number;
   w_impact: number;
+  w_shortfall_sq: number;
+  w_sq: number;
   benchmarked: number;
   benchmark_weight: number;
   w_savings: number;
@@ -69,6 +71,9 @@ export class TcaBucket {
   w_spread = 0;
   w_fee = 0;
   w_impact = 0;
+  /** Σ w·shortfall² and Σ w²: the weighted variance and effective sample size behind a confidence interval */
+  w_shortfall_sq = 0;
+  w_sq = 0;
   /** orders with a best-single-venue benchmark, their weight and weighted savings */
   benchmarked = 0;
   benchmark_weight = 0;
@@ -92,6 +97,8 @@ export class TcaBucket {
     this.w_spread += w * s.spread_bps;
     this.w_fee += w * s.fee_bps;
     this.w_impact += w * s.impact_bps;
+    this.w_shortfall_sq += w * s.shortfall_bps * s.shortfall_bps;
+    this.w_sq += w * w;
     this.sketch.accept(s.shortfall_bps, w);
     if (s.savings_bps !== null) {
       this.benchmarked++;
@@ -110,6 +117,8 @@ export class TcaBucket {
     this.w_spread += other.w_spread;
     this.w_fee += other.w_fee;
     this.w_impact += other.w_impact;
+    this.w_shortfall_sq += other.w_shortfall_sq;
+    this.w_sq += other.w_sq;
     this.benchmarked += other.benchmarked;
     this.benchmark_weight += other.benchmark_weight;
     this.w_savings += other.w_savings;
@@ -149,6 +158,18 @@ export class TcaBucket {
     b.provenance = { direct: provenance.direct ?? 0, reconstructed: provenance.reconstructed ?? 0, no_benchmark: provenance.no_benchmark ?? 0 };
     b.sketch = DDSketch.fromProto(sketch);
     return b;
+  }
+
+  /**
+   * The weighted mean shortfall and its standard error: the weighted variance over the effective
+   * sample size (Kish: (Σw)² / Σw²). Null below two orders.
+   */
+  shortfallMean(): { mean: number; standard_error: number; effective_n: number } | null {
+    if (this.orders < 2 || this.weight <= 0 || this.w_sq <= 0) return null;
+    const mean = this.w_shortfall / this.weight;
+    const variance = Math.max(0, this.w_shortfall_sq / this.weight - mean * mean);
+    const effective_n = (this.weight * this.weight) / this.w_sq;
+    return { mean, standard_error: Math.sqrt(variance / Math.max(1, effective_n - 1)), effective_n };
   }
 
   /** The figures a client reads (bps rounded to 1e-4, like an order's TCA). */

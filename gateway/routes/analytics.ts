@@ -1,12 +1,24 @@
-import type { Static } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import { parseInstantMs } from '../http/instants.ts';
 import { hourWindow } from '../../execution/analytics/tca-aggregates.ts';
-import { SKETCH_RELATIVE_ACCURACY, type TcaBucket } from '../../execution/analytics/tca-bucket.ts';
+import { SKETCH_RELATIVE_ACCURACY, TcaBucket } from '../../execution/analytics/tca-bucket.ts';
 import { exactInt } from '../../domain/units.ts';
-import { TcaAnalyticsQuery, TcaAnalyticsSchema } from '../schemas/analytics.ts';
+import {
+  MarketAnalyticsQuery,
+  MarketAnalyticsSchema,
+  TCA_INTERVALS,
+  TcaAnalyticsQuery,
+  TcaAnalyticsSchema,
+  TcaTimeseriesQuery,
+  TcaTimeseriesSchema,
+  TcaVersionsSchema,
+  TcaVenuesQuery,
+  TcaVenuesSchema,
+} from '../schemas/analytics.ts';
+import { marketAnalytics } from '../market/market-analytics.ts';
 
 const DAY_MS = 86_400_000;
 /** The default window, and the longest one a query may read (hourly buckets: 24 x 400 per dimension). */
@@ -14,11 +26,12 @@ const DEFAULT_WINDOW_MS = 30 * DAY_MS;
 const MAX_WINDOW_MS = 400 * DAY_MS;
 
 const tags = ['analytics'];
+const SymbolParam = Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** A window of instants from `since`/`until` (ISO 8601), checked: 400 when malformed, reversed or too long. */
-export function queryWindow(q: { since?: string | undefined; until?: string | undefined }, nowMs: number): { sinceMs: number; untilMs: number } {
+export function queryWindow(q: { since?: string | undefined; until?: string | undefined }, nowMs: number, defaultMs = DEFAULT_WINDOW_MS): { sinceMs: number; untilMs: number } {
   const untilMs = q.until === undefined ? nowMs : parseInstantMs(q.until, 'until');
-  const sinceMs = q.since === undefined ? untilMs - DEFAULT_WINDOW_MS : parseInstantMs(q.since, 'since');
+  const sinceMs = q.since === undefined ? untilMs - defaultMs : parseInstantMs(q.since, 'since');
   if (sinceMs >= untilMs) throw Errors.validation([{ field: 'since', message: 'must be before until' }]);
   if (untilMs - sinceMs > MAX_WINDOW_MS) throw Errors.validation([{ field: 'since', message: `the window may span at most ${MAX_WINDOW_MS / DAY_MS} days` }]);
   return { sinceMs, untilMs };
@@ -29,7 +42,17 @@ function summaryView(b: TcaBucket) {
   return { ...s, notional_usd_1e9: exactInt(s.notional_usd_1e9), total_savings_usd_1e9: exactInt(s.total_savings_usd_1e9), fees_usd_1e9: exactInt(s.fees_usd_1e9) };
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+const Z95 = 1.959964;
+
 export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
+  /** The principal, the window (whole UTC hours) and the fields every TCA answer starts with. */
+  const scope = (req: Parameters<RouteSpec['handler']>[0], q: { since?: string | undefined; until?: string | undefined; symbol?: string | undefined }, defaultMs?: number) => {
+    const p = principalOf(req);
+    const { sinceMs, untilMs } = queryWindow(q, Date.now(), defaultMs);
+    const hours = hourWindow(sinceMs, untilMs);
+    return { p, hours, head: { since: iso(hours.from_hour_ms), until: iso(hours.to_hour_ms), symbol: q.symbol ?? null, is_sandbox: p.mode === 'sandbox' } };
+  };
   return [
     {
       method: 'get',
@@ -64,6 +87,100 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
             sketch_relative_accuracy: SKETCH_RELATIVE_ACCURACY,
           },
         };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/analytics/tca/venues',
+      operationId: 'getTcaVenues',
+      summary: 'Per-venue notional-weighted TCA attribution: each venue’s slices of your orders',
+      tags,
+      auth: 'bearer',
+      query: TcaVenuesQuery,
+      responses: { 200: { description: 'Per-venue attribution', schema: TcaVenuesSchema } },
+      handler: (req) => {
+        const q = req.query as Static<typeof TcaVenuesQuery>;
+        const { p, hours, head } = scope(req, q);
+        const byVenue = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+        const total = [...byVenue.values()].reduce((s, b) => s + b.weight, 0);
+        const venues = [...byVenue]
+          .map(([venue, b]) => ({ venue, share_of_notional: total > 0 ? Math.round((b.weight / total) * 10_000) / 10_000 : 0, ...summaryView(b) }))
+          .sort((a, b) => Number(BigInt(b.notional_usd_1e9) - BigInt(a.notional_usd_1e9)) || a.venue.localeCompare(b.venue));
+        return { status: 200, body: { ...head, venues } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/analytics/tca/timeseries',
+      operationId: 'getTcaTimeseries',
+      summary: 'TCA over time: the window in UTC-aligned intervals (1h, 4h, 1d)',
+      tags,
+      auth: 'bearer',
+      query: TcaTimeseriesQuery,
+      responses: { 200: { description: 'Time-bucketed TCA', schema: TcaTimeseriesSchema } },
+      handler: (req) => {
+        const q = req.query as Static<typeof TcaTimeseriesQuery>;
+        const interval = (q.interval ?? '1h') as keyof typeof TCA_INTERVALS;
+        const step = TCA_INTERVALS[interval];
+        const { p, hours, head } = scope(req, q, 7 * DAY_MS);
+        // Epoch-aligned intervals are UTC-aligned: the epoch is a UTC midnight.
+        const byStart = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(Math.floor(k[2] / step) * step));
+        const points = [...byStart]
+          .map(([start, b]) => ({ start: Number(start), b }))
+          .sort((a, b) => a.start - b.start)
+          .map(({ start, b }) => ({ start: iso(start), end: iso(start + step), ...summaryView(b) }));
+        return { status: 200, body: { ...head, interval, points } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/analytics/tca/versions',
+      operationId: 'getTcaVersions',
+      summary: 'Routing versions side by side over your own flow, with a confidence interval on each difference',
+      description: 'An extension of the spec (the A/B view of routing versions 1-3). Compares the notional-weighted mean implementation shortfall of each version against version 1 and version 2.',
+      tags,
+      auth: 'bearer',
+      query: TcaVenuesQuery,
+      responses: { 200: { description: 'Routing versions compared', schema: TcaVersionsSchema } },
+      handler: (req) => {
+        const q = req.query as Static<typeof TcaVenuesQuery>;
+        const { p, hours, head } = scope(req, q);
+        const byVersion = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(k[5]));
+        const stats = new Map([1, 2, 3].map((v) => [v, byVersion.get(String(v))?.shortfallMean() ?? null]));
+        const versions = [1, 2, 3].map((v) => {
+          const b = byVersion.get(String(v));
+          const m = stats.get(v)!;
+          return { routing_version: v, mean_shortfall_bps: m?.mean ?? null, standard_error_bps: m?.standard_error ?? null, ...summaryView(b ?? new TcaBucket()) };
+        });
+        const comparisons = [[2, 1], [3, 1], [3, 2]].map(([a, base]) => {
+          const x = stats.get(a!);
+          const y = stats.get(base!);
+          if (x == null || y == null) return { routing_version: a!, baseline_version: base!, difference_bps: null, ci95_bps: null, significant: false };
+          const diff = x.mean - y.mean;
+          const se = Math.sqrt(x.standard_error ** 2 + y.standard_error ** 2);
+          const ci = { low: diff - Z95 * se, high: diff + Z95 * se };
+          return { routing_version: a!, baseline_version: base!, difference_bps: diff, ci95_bps: ci, significant: ci.low > 0 || ci.high < 0 };
+        });
+        return { status: 200, body: { ...head, versions, comparisons } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/analytics/market/{symbol}',
+      operationId: 'getMarketAnalytics',
+      summary: 'NBBO, mid, spread, aggregate bid and ask depth, imbalance, per-venue top of book',
+      tags,
+      auth: 'bearer',
+      params: SymbolParam,
+      query: MarketAnalyticsQuery,
+      responses: { 200: { description: 'Market analytics', schema: MarketAnalyticsSchema }, 404: { description: 'Unknown symbol' } },
+      handler: async (req) => {
+        const q = req.query as Static<typeof MarketAnalyticsQuery>;
+        const symbol = req.params['symbol']!;
+        const entry = ctx.market.quotes.resolve(symbol);
+        if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol}`);
+        const depth = q.depth ?? 20;
+        return { status: 200, body: marketAnalytics(await ctx.market.quotes.quote(entry, depth, false), depth) };
       },
     },
   ];

@@ -56,3 +56,93 @@ export const TcaAnalyticsQuery = Type.Object({
   venue: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   routing_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
 });
+
+const WindowFields = {
+  since: Type.String({ description: 'start of the window read, ISO 8601 (a whole UTC hour)' }),
+  until: Type.String({ description: 'end of the window read, exclusive, ISO 8601 (a whole UTC hour)' }),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  is_sandbox: Type.Boolean(),
+};
+
+export const TcaVenuesSchema = Type.Object(
+  {
+    ...WindowFields,
+    venues: Type.Array(Type.Object({ venue: Type.String(), share_of_notional: Type.Number({ minimum: 0, maximum: 1 }), ...TcaSummaryFields }), {
+      description: "each venue's slices of the orders (its fills), largest notional first; savings stay with the orders (/v1/analytics/tca)",
+    }),
+  },
+  { $id: 'TcaVenues' },
+);
+
+export const TcaVenuesQuery = Type.Object({
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  since: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default 30 days before `until`' })),
+  until: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default now' })),
+});
+
+export const TCA_INTERVALS = { '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 } as const;
+
+export const TcaTimeseriesQuery = Type.Object({
+  interval: Type.Optional(Type.String({ enum: Object.keys(TCA_INTERVALS), default: '1h', description: 'buckets aligned to UTC (4h: 00:00, 04:00, ...; 1d: midnight)' })),
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  since: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default 7 days before `until`' })),
+  until: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default now' })),
+});
+
+export const TcaTimeseriesSchema = Type.Object(
+  {
+    ...WindowFields,
+    interval: Type.String({ enum: Object.keys(TCA_INTERVALS) }),
+    points: Type.Array(Type.Object({ start: Type.String(), end: Type.String(), ...TcaSummaryFields }), { description: 'intervals with completed orders, oldest first' }),
+  },
+  { $id: 'TcaTimeseries' },
+);
+
+const VersionFigures = Type.Object({
+  routing_version: Type.Integer({ minimum: 1, maximum: 3 }),
+  mean_shortfall_bps: Type.Union([Type.Number(), Type.Null()], { description: 'notional-weighted mean (unrounded avg_implementation_shortfall_bps)' }),
+  standard_error_bps: Type.Union([Type.Number(), Type.Null()], { description: 'weighted standard error of that mean (Kish effective sample size); null below two orders' }),
+  ...TcaSummaryFields,
+});
+
+export const TcaVersionsSchema = Type.Object(
+  {
+    ...WindowFields,
+    versions: Type.Array(VersionFigures, { description: 'routing versions 1-3 side by side, over your own flow' }),
+    comparisons: Type.Array(
+      Type.Object({
+        routing_version: Type.Integer({ minimum: 1, maximum: 3 }),
+        baseline_version: Type.Integer({ minimum: 1, maximum: 3 }),
+        difference_bps: Type.Union([Type.Number(), Type.Null()], { description: 'mean shortfall of routing_version minus the baseline: negative = routing_version cost less' }),
+        ci95_bps: Type.Union([Type.Object({ low: Type.Number(), high: Type.Number() }), Type.Null()], { description: '95% confidence interval of the difference (normal approximation, Welch standard error)' }),
+        significant: Type.Boolean({ description: 'the interval excludes zero' }),
+      }),
+    ),
+  },
+  { $id: 'TcaVersions' },
+);
+
+export const MarketAnalyticsQuery = Type.Object({
+  depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'levels of the merged book summed into the depth figures' })),
+});
+
+const Level = Type.Object({ bid: Type.Number(), ask: Type.Number(), bid_size: Type.Number(), ask_size: Type.Number(), age_ms: Type.Number() });
+
+export const MarketAnalyticsSchema = Type.Object(
+  {
+    symbol: Type.String(),
+    nbbo: Type.Object({ bid: Type.Number(), ask: Type.Number(), bid_size: Type.Number(), ask_size: Type.Number() }),
+    mid: Type.Number(),
+    spread: Type.Number({ description: 'ask - bid, in the quote currency' }),
+    spread_bps: Type.Number(),
+    depth_levels: Type.Integer({ minimum: 1 }),
+    bid_depth: Type.Number({ description: 'base quantity on the first `depth_levels` bid levels of the merged book' }),
+    ask_depth: Type.Number(),
+    bid_depth_notional: Type.Number({ description: 'the same in the quote currency' }),
+    ask_depth_notional: Type.Number(),
+    imbalance: Type.Number({ minimum: -1, maximum: 1, description: '(bid_depth - ask_depth) / (bid_depth + ask_depth): positive = more bids' }),
+    venues: Type.Record(Type.String(), Level, { description: 'top of book per venue' }),
+    updated_ms: Type.Integer(),
+  },
+  { $id: 'MarketAnalytics' },
+);

@@ -153,6 +153,75 @@ describe('analytics: TCA over completed orders (real service)', () => {
     assertSummary((await analytics(t.token)).body.tca, expected(live), 'the first client, unchanged');
   });
 
+  it('per venue: each venue’s slices, shares of the notional; over time: UTC-aligned intervals that add up', async () => {
+    const done = live.filter((o) => o.tca !== null);
+    const total = done.reduce((s, o) => s + o.tca!.notional_usd_1e9, 0);
+    const v = await call<{ venues: (Summary & { venue: string; share_of_notional: number })[] }>(t.base, 'GET', '/v1/analytics/tca/venues', { token: t.token });
+    assert.equal(v.status, 200, JSON.stringify(v.body));
+    assert.deepEqual(v.body.venues.map((x) => x.venue).sort(), [...new Set(done.flatMap((o) => o.tca!.venues.filter((x) => x.share > 0).map((x) => x.venue)))].sort());
+    for (const row of v.body.venues) assert.equal(row.orders, done.filter((o) => o.tca!.venues.some((x) => x.venue === row.venue && x.share > 0)).length, row.venue);
+    const slices = v.body.venues.reduce((s, x) => s + x.notional_usd_1e9, 0);
+    assert.ok(Math.abs(slices - total) <= done.length * 3, `the slices add up to the orders' notional (${slices} vs ${total}, rounding per slice)`);
+    assert.ok(Math.abs(v.body.venues.reduce((s, x) => s + x.share_of_notional, 0) - 1) < 1e-3);
+    for (let i = 1; i < v.body.venues.length; i++) assert.ok(v.body.venues[i - 1]!.notional_usd_1e9 >= v.body.venues[i]!.notional_usd_1e9, 'largest first');
+
+    for (const interval of ['1h', '4h', '1d']) {
+      const ts = await call<{ interval: string; points: (Summary & { start: string; end: string })[] }>(t.base, 'GET', `/v1/analytics/tca/timeseries?interval=${interval}`, { token: t.token });
+      assert.equal(ts.status, 200, JSON.stringify(ts.body));
+      assert.equal(ts.body.interval, interval);
+      const step = { '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 }[interval]!;
+      for (const pt of ts.body.points) {
+        assert.equal(Date.parse(pt.start) % step, 0, `${interval} aligned to UTC`);
+        assert.equal(Date.parse(pt.end) - Date.parse(pt.start), step);
+      }
+      assert.equal(ts.body.points.reduce((s, x) => s + x.orders, 0), done.length, `${interval}: the points add up`);
+      assert.equal(ts.body.points.reduce((s, x) => s + x.notional_usd_1e9, 0), total);
+    }
+    assert.equal((await call(t.base, 'GET', '/v1/analytics/tca/timeseries?interval=2h', { token: t.token })).status, 400);
+  });
+
+  it('routing versions side by side, each difference with its 95% interval', async () => {
+    type V = Summary & { routing_version: number; mean_shortfall_bps: number | null; standard_error_bps: number | null };
+    const res = await call<{ versions: V[]; comparisons: { routing_version: number; baseline_version: number; difference_bps: number | null; ci95_bps: { low: number; high: number } | null; significant: boolean }[] }>(
+      t.base, 'GET', '/v1/analytics/tca/versions', { token: t.token },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.versions.map((x) => x.routing_version), [1, 2, 3]);
+    for (const x of res.body.versions) {
+      const mine = live.filter((o) => o.routing_version === x.routing_version && o.tca !== null);
+      assert.equal(x.orders, mine.length, `version ${x.routing_version}`);
+      if (mine.length >= 2) assert.ok(Math.abs(x.mean_shortfall_bps! - x.avg_implementation_shortfall_bps!) <= 1e-4 && x.standard_error_bps! >= 0);
+    }
+    assert.deepEqual(res.body.comparisons.map((c) => [c.routing_version, c.baseline_version]), [[2, 1], [3, 1], [3, 2]]);
+    for (const c of res.body.comparisons) {
+      const a = res.body.versions[c.routing_version - 1]!;
+      const b = res.body.versions[c.baseline_version - 1]!;
+      if (c.difference_bps === null) {
+        assert.ok(a.standard_error_bps === null || b.standard_error_bps === null);
+        continue;
+      }
+      assert.ok(Math.abs(c.difference_bps - (a.mean_shortfall_bps! - b.mean_shortfall_bps!)) < 1e-9);
+      assert.ok(c.ci95_bps!.low <= c.difference_bps && c.difference_bps <= c.ci95_bps!.high);
+      assert.equal(c.significant, c.ci95_bps!.low > 0 || c.ci95_bps!.high < 0);
+    }
+  });
+
+  it('market analytics: NBBO, spread, depth and imbalance of the merged book, each venue’s top', async () => {
+    const res = await call<{ nbbo: { bid: number; ask: number }; mid: number; spread: number; spread_bps: number; bid_depth: number; ask_depth: number; imbalance: number; depth_levels: number; venues: Record<string, { bid: number }> }>(
+      t.base, 'GET', `/v1/analytics/market/${SYMBOL}?depth=5`, { token: t.token },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const m = res.body;
+    assert.ok(m.nbbo.bid > 0 && m.nbbo.ask > m.nbbo.bid);
+    assert.ok(Math.abs(m.mid - (m.nbbo.bid + m.nbbo.ask) / 2) < 1e-6);
+    assert.ok(Math.abs(m.spread - (m.nbbo.ask - m.nbbo.bid)) < 1e-9);
+    assert.equal(m.depth_levels, 5);
+    assert.ok(m.bid_depth > 0 && m.ask_depth > 0);
+    assert.ok(Math.abs(m.imbalance - (m.bid_depth - m.ask_depth) / (m.bid_depth + m.ask_depth)) < 1e-12);
+    for (const venue of VENUES) assert.ok(m.venues[venue] !== undefined && m.venues[venue]!.bid <= m.nbbo.bid, venue);
+    assert.equal((await call(t.base, 'GET', '/v1/analytics/market/NOPE-USDT', { token: t.token })).status, 404);
+  });
+
   it('a window in the past has none; bad windows and versions are 400s in the envelope', async () => {
     assert.equal((await analytics(t.token, '?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z')).body.tca.orders, 0);
     const bad = ['?since=2026-13-01', '?since=2026-11-25T00:00:00Z&until=2026-11-24T00:00:00Z', '?routing_version=4', '?routing_version=x', '?since=2020-01-01T00:00:00Z&until=2026-01-01T00:00:00Z'];

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceConfig } from '../../config.ts';
+import { DEFAULT_ALGO, type ServiceConfig } from '../../config.ts';
 import { startService, type Service } from '../../service.ts';
 
 export const TEST_OPERATOR_KEY = 'sqk_op_test_operator_key_0123456789abcdef';
@@ -31,6 +31,9 @@ export async function startTestService(
     logLevel: process.env['LOG_LEVEL'] ?? 'silent',
     simSeed: 7,
     sandboxSeed: 1,
+    // No algo worker unless a test asks for one (deployments, health): a worker's boot is ~0.5 s of
+    // a service start, and most suites never deploy. Algos then run on the actor workers (dev mode).
+    algo: { ...DEFAULT_ALGO, workers: 0 },
     ...overrides,
     dataDir,
     auth: {

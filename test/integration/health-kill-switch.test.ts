@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { DEFAULT_ALGO } from '../../config.ts';
 import { SignJWT } from 'jose';
 import { CURRENT_SCHEMA_VERSION } from '../../storage/migrations.ts';
 import {
@@ -87,7 +88,7 @@ describe('health and kill switch (real service)', () => {
     });
 
   before(async () => {
-    svc = await startTestService({ workers: 1 });
+    svc = await startTestService({ workers: 1, algo: DEFAULT_ALGO });
     base = svc.base;
     clientJwt = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })

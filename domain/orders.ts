@@ -51,6 +51,9 @@ export interface ChildOrder {
   reason: string | null;
   fee_1e9: number;
   venue_reported_cum_fee_1e9: number;
+  /** when the leg was sent to its venue, and when the venue's answer came (wall clock, ns): its ack latency */
+  sent_unix_ns?: number;
+  answered_unix_ns?: number;
 }
 
 export interface OrderRecord {

@@ -9,7 +9,7 @@ import { route } from './sor/sor.ts';
 import { crossVenuePlan } from './cross-venue.ts';
 import type { ChildOrder, FillRecord, Mode, OrderRecord } from '../domain/orders.ts';
 import { isTerminal } from '../domain/orders.ts';
-import { nowNs, PRICE_SCALE } from '../domain/units.ts';
+import { nowNs, PRICE_SCALE, wallClockNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
 import { refuse, ResultCode } from './result-codes.ts';
 import { Booking } from './booking.ts';
@@ -550,7 +550,7 @@ export class ExecutionService {
       order.children.map((child) =>
         child.status !== 'sent'
           ? undefined
-          : (this.swap(order, child) ??
+          : this.timed(child, this.swap(order, child) ??
             this.endpoint
               .ask<ChildExecution | ChildPlacement>(
                 edgeKey(child.edge_id),
@@ -584,6 +584,15 @@ export class ExecutionService {
       this.observer.observeLeg(order, child, result, views);
     });
     return { fills, early };
+  }
+
+  /** The leg's send and answer instants (its ack latency, for the venue analytics). */
+  private timed<T>(child: ChildOrder, answer: Promise<T | Error>): Promise<T | Error> {
+    child.sent_unix_ns = wallClockNs();
+    return answer.then((r) => {
+      if (!(r instanceof Error)) child.answered_unix_ns = wallClockNs();
+      return r;
+    });
   }
 
   /** A pool leg: its swap asked of the chain, the answer as a venue's leg report (dex-orders.ts); undefined for a venue's leg. */

@@ -1,4 +1,5 @@
-import type { OrderRecord } from '../../domain/orders.ts';
+import { isTerminal, type OrderRecord } from '../../domain/orders.ts';
+import { sizeBucket, type EndedStatus, type LegCountSample, type OrderCountSample } from './exec-counts.ts';
 import type { TcaReport } from '../tca/tca.ts';
 import { hourOf, type Provenance, type TcaSample } from './tca-bucket.ts';
 
@@ -58,6 +59,63 @@ export function tcaSamples(order: Pick<OrderRecord, 'symbol' | 'side' | 'routing
       savings_bps: null,
       savings_usd_1e9: null,
       fees_usd_1e9: v.fee_1e9,
+    });
+  }
+  return samples;
+}
+
+/** An ended order's execution counts: its own row (venue '') and each leg it sent, on its venue's row. */
+export interface ExecSample {
+  hour_ms: number;
+  kind: 'price' | 'prediction';
+  symbol: string;
+  routing_version: number;
+  venue: string;
+  order?: OrderCountSample;
+  leg?: LegCountSample;
+}
+
+type EndedOrder = Pick<OrderRecord, 'symbol' | 'status' | 'instrument_type' | 'routing_version' | 'created_unix_ns' | 'updated_unix_ns' | 'filled_qty_1e8' | 'children' | 'fill_ids' | 'tca'>;
+
+export function execSamples(order: EndedOrder): ExecSample[] {
+  if (!isTerminal(order.status)) return [];
+  const tca = order.tca as TcaReport | null;
+  const hour_ms = hourOf(Math.floor(order.updated_unix_ns / NS_PER_MS));
+  const base = { hour_ms, kind: order.instrument_type === 'prediction' ? 'prediction' : 'price', symbol: order.symbol, routing_version: order.routing_version } as const;
+  // Both instants on the legs' clock (wallClockNs): created_unix_ns is Date.now's, and the two
+  // drift apart by milliseconds over a run, so an ack spans the legs leaving to the first answer.
+  const sent = order.children.map((c) => c.sent_unix_ns).filter((t): t is number => t !== undefined);
+  const answered = order.children.map((c) => c.answered_unix_ns).filter((t): t is number => t !== undefined);
+  const samples: ExecSample[] = [
+    {
+      ...base,
+      venue: '',
+      order: {
+        status: order.status as EndedStatus,
+        filled: order.filled_qty_1e8 > 0,
+        fills: order.fill_ids.length,
+        volume_usd_1e9: tca?.notional_usd_1e9 ?? 0,
+        ack_ms: answered.length === 0 || sent.length === 0 ? null : (Math.min(...answered) - Math.min(...sent)) / NS_PER_MS,
+        first_fill_ms: tca?.time_to_first_fill_ms ?? null,
+        completion_ms: tca?.execution_time_ms ?? Math.max(0, order.updated_unix_ns - order.created_unix_ns) / NS_PER_MS,
+      },
+    },
+  ];
+  const mid = tca?.arrival_mid_1e9 ?? 0;
+  for (const c of order.children) {
+    // A leg refused before it left (no balance for it) was never sent to the venue.
+    if (c.sent_unix_ns === undefined) continue;
+    const price = c.limit_price_1e9 ?? mid;
+    samples.push({
+      ...base,
+      venue: c.venue,
+      leg: {
+        acked: c.answered_unix_ns !== undefined,
+        filled: c.filled_qty_1e8 > 0,
+        rejected: c.status === 'rejected',
+        ack_ms: c.answered_unix_ns === undefined ? null : (c.answered_unix_ns - c.sent_unix_ns) / NS_PER_MS,
+        size: sizeBucket(Math.round((c.qty_1e8 / 1e8) * price)),
+      },
     });
   }
   return samples;

@@ -2,7 +2,10 @@ import { Unpackr } from 'msgpackr';
 import type { TcaBucketKey } from '../../storage/database.ts';
 import type { TcaBucketStore } from '../../storage/tca-buckets.ts';
 import type { Mode, OrderRecord } from '../../domain/orders.ts';
-import { tcaSamples } from './samples.ts';
+import { execSamples, tcaSamples } from './samples.ts';
+
+/** What the aggregates read of an order that ended. */
+export type CompletedOrder = Parameters<typeof tcaSamples>[0] & Parameters<typeof execSamples>[0];
 import { HOUR_MS, TcaBucket, type StoredTcaBucket, type TcaKind } from './tca-bucket.ts';
 
 /** The buckets a query reads: the hours [from_hour_ms, to_hour_ms) and the dimensions asked for. */
@@ -46,13 +49,21 @@ export class TcaAggregates {
     this.completed(clientId, mode, this.unpackr.unpack(value) as OrderRecord);
   }
 
-  completed(clientId: string, mode: Mode, order: Pick<OrderRecord, 'symbol' | 'side' | 'routing_version' | 'reconciliation_state' | 'updated_unix_ns' | 'tca'>): void {
-    for (const s of tcaSamples(order)) {
-      const key: TcaBucketKey = [clientId, mode, s.hour_ms, s.kind, s.symbol, s.routing_version, s.venue];
-      const entry = this.entry(key, true)!;
-      entry.bucket.add(s);
-      this.dirty.set(keyString(key), entry);
+  completed(clientId: string, mode: Mode, order: CompletedOrder): void {
+    for (const s of tcaSamples(order)) this.touch(clientId, mode, s).add(s);
+    for (const s of execSamples(order)) {
+      const exec = this.touch(clientId, mode, s).exec;
+      if (s.order !== undefined) exec.addOrder(s.order);
+      if (s.leg !== undefined) exec.addLeg(s.leg);
     }
+  }
+
+  /** The bucket of a sample's key, marked to be written. */
+  private touch(clientId: string, mode: Mode, s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }): TcaBucket {
+    const key: TcaBucketKey = [clientId, mode, s.hour_ms, s.kind, s.symbol, s.routing_version, s.venue];
+    const entry = this.entry(key, true)!;
+    this.dirty.set(keyString(key), entry);
+    return entry.bucket;
   }
 
   /** Writes every bucket changed since the last call (in the current event turn's transaction); returns their keys. */

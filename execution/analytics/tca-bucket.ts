@@ -1,4 +1,5 @@
 import { DDSketch } from '@datadog/sketches-js';
+import { ExecCounts, mergeSketch, SKETCH_RELATIVE_ACCURACY } from './exec-counts.ts';
 
 /**
  * TCA aggregates kept as orders complete: one bucket per (client, mode, UTC hour, kind, symbol,
@@ -9,7 +10,7 @@ import { DDSketch } from '@datadog/sketches-js';
  * mergeable across buckets, with a relative error of SKETCH_RELATIVE_ACCURACY on the value it
  * returns (a p95 of 20 bps is within 0.2 bps of a shortfall at that weighted rank).
  */
-export const SKETCH_RELATIVE_ACCURACY = 0.01;
+export { SKETCH_RELATIVE_ACCURACY };
 
 export const HOUR_MS = 3_600_000;
 
@@ -59,6 +60,8 @@ export interface StoredTcaBucket {
   fees_usd_1e9: string;
   provenance: Record<Provenance, number>;
   sketch: Uint8Array;
+  /** execution counters (exec-counts.ts); absent in buckets written before they were kept */
+  exec?: Record<string, unknown>;
 }
 
 export class TcaBucket {
@@ -84,6 +87,8 @@ export class TcaBucket {
   fees_usd_1e9 = 0n;
   provenance: Record<Provenance, number> = { direct: 0, reconstructed: 0, no_benchmark: 0 };
   sketch = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY });
+  /** every ended order of the row (with or without fills) and, on a venue row, its legs there */
+  exec = new ExecCounts();
 
   add(s: TcaSample): void {
     const w = s.notional_usd_1e9 / 1e9;
@@ -126,20 +131,15 @@ export class TcaBucket {
     this.savings_usd_1e9 += other.savings_usd_1e9;
     this.fees_usd_1e9 += other.fees_usd_1e9;
     for (const p of PROVENANCES) this.provenance[p] += other.provenance[p];
-    if (other.sketch.count > 0) {
-      const wasEmpty = this.sketch.count === 0;
-      this.sketch.merge(other.sketch);
-      // @datadog/sketches-js 2.1.1's merge folds the positive store only (an empty sketch copies
-      // both): the negative values (fills better than the mid) are merged here. The property
-      // test "merging buckets equals adding every sample to one" caught it.
-      if (!wasEmpty) this.sketch.negativeStore.merge(other.sketch.negativeStore);
-    }
+    mergeSketch(this.sketch, other.sketch);
+    this.exec.merge(other.exec);
   }
 
   toStored(): StoredTcaBucket {
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, ...sums } = this;
+    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, ...sums } = this;
     return {
       ...sums,
+      exec: exec.toStored(),
       notional_usd_1e9: String(notional_usd_1e9),
       savings_usd_1e9: String(savings_usd_1e9),
       fees_usd_1e9: String(fees_usd_1e9),
@@ -150,8 +150,9 @@ export class TcaBucket {
 
   static fromStored(s: StoredTcaBucket): TcaBucket {
     const b = new TcaBucket();
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, ...sums } = s;
+    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, ...sums } = s;
     Object.assign(b, sums);
+    if (exec !== undefined) b.exec = ExecCounts.fromStored(exec);
     b.notional_usd_1e9 = BigInt(notional_usd_1e9);
     b.savings_usd_1e9 = BigInt(savings_usd_1e9);
     b.fees_usd_1e9 = BigInt(fees_usd_1e9);

@@ -5,8 +5,13 @@ import { principalOf, type RouteSpec } from '../http/route.ts';
 import { parseInstantMs } from '../http/instants.ts';
 import { hourWindow } from '../../execution/analytics/tca-aggregates.ts';
 import { SKETCH_RELATIVE_ACCURACY, TcaBucket } from '../../execution/analytics/tca-bucket.ts';
+import { SIZE_BUCKETS } from '../../execution/analytics/exec-counts.ts';
+import type { TcaBucketKey } from '../../storage/database.ts';
 import { exactInt } from '../../domain/units.ts';
 import {
+  ExecutionAnalyticsQuery,
+  ExecutionAnalyticsSchema,
+  VenueAnalyticsSchema,
   MarketAnalyticsQuery,
   MarketAnalyticsSchema,
   TCA_INTERVALS,
@@ -43,6 +48,12 @@ function summaryView(b: TcaBucket) {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A venue's composite quality score, 0-100 (docs/analytics.md): fills weigh most, then refusals, then ack speed. */
+export function venueQualityScore(fillRate: number, rejectRate: number, avgAckMs: number | null): number {
+  const speed = avgAckMs === null ? 0 : 1 / (1 + avgAckMs / 10);
+  return Math.round(100 * (0.5 * fillRate + 0.3 * (1 - rejectRate) + 0.2 * speed) * 100) / 100;
+}
 const Z95 = 1.959964;
 
 export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
@@ -53,7 +64,81 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     const hours = hourWindow(sinceMs, untilMs);
     return { p, hours, head: { since: iso(hours.from_hour_ms), until: iso(hours.to_hour_ms), symbol: q.symbol ?? null, is_sandbox: p.mode === 'sandbox' } };
   };
+  /** Both kinds' buckets merged per group: execution counts cover spot, perp and prediction orders alike. */
+  const allKinds = (p: { client_id: string; mode: 'live' | 'sandbox' }, f: Parameters<typeof ctx.tcaAggregates.grouped>[3], group: (k: TcaBucketKey) => string) => {
+    const out = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', f, group);
+    for (const [g, b] of ctx.tcaAggregates.grouped(p.client_id, p.mode, 'prediction', f, group)) {
+      const into = out.get(g);
+      if (into === undefined) out.set(g, b);
+      else into.merge(b);
+    }
+    return out;
+  };
   return [
+    {
+      method: 'get',
+      path: '/v1/analytics/execution',
+      operationId: 'getExecutionAnalytics',
+      summary: 'Your orders that ended in the window: counts and rates, fills and volume, ack / first-fill / completion latency, execution quality',
+      tags,
+      auth: 'bearer',
+      query: ExecutionAnalyticsQuery,
+      responses: { 200: { description: 'Execution analytics', schema: ExecutionAnalyticsSchema } },
+      handler: (req) => {
+        const q = req.query as Static<typeof ExecutionAnalyticsQuery>;
+        const { p, hours, head } = scope(req, q);
+        const filter = { ...hours, symbol: q.symbol, routing_version: q.routing_version };
+        const all = allKinds(p, filter, () => '').get('') ?? new TcaBucket();
+        const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter).summary();
+        const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter).summary();
+        const e = all.exec.summary();
+        return {
+          status: 200,
+          body: {
+            ...head,
+            routing_version: q.routing_version ?? null,
+            orders: e.orders,
+            fills: { count: e.fills.count, volume_usd_1e9: exactInt(e.fills.volume_usd_1e9) },
+            latency: e.latency_ms,
+            execution_quality: {
+              avg_slippage_bps: price.avg_implementation_shortfall_bps,
+              avg_savings_bps: price.avg_savings_bps,
+              total_savings_usd_1e9: exactInt(price.total_savings_usd_1e9),
+              avg_execution_time_ms: e.avg_execution_time_ms,
+              avg_prediction_slippage_bps: prediction.avg_implementation_shortfall_bps,
+            },
+          },
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/analytics/venues',
+      operationId: 'getVenueAnalytics',
+      summary: 'Per venue: legs sent, acknowledged, filled, rejected, rates, average ack latency, a composite quality score, by size',
+      tags,
+      auth: 'bearer',
+      query: TcaVenuesQuery,
+      responses: { 200: { description: 'Venue analytics', schema: VenueAnalyticsSchema } },
+      handler: (req) => {
+        const q = req.query as Static<typeof TcaVenuesQuery>;
+        const { p, hours, head } = scope(req, q);
+        const byVenue = allKinds(p, { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+        const venues = [...byVenue]
+          .map(([venue, b]) => {
+            const legs = b.exec.summary().legs;
+            const sizes = Object.fromEntries(SIZE_BUCKETS.map((s) => {
+              const c = b.exec.sizes[s];
+              return [s, { ...c, fill_rate: c.sent > 0 ? Math.round((c.filled / c.sent) * 10_000) / 10_000 : null }];
+            }));
+            const quality_score = legs.sent > 0 ? venueQualityScore(legs.fill_rate!, legs.reject_rate!, legs.avg_ack_ms) : null;
+            return { venue, sent: legs.sent, acked: legs.acked, filled: legs.filled, rejected: legs.rejected, ack_rate: legs.ack_rate, fill_rate: legs.fill_rate, reject_rate: legs.reject_rate, avg_ack_latency_ms: legs.avg_ack_ms, quality_score, sizes };
+          })
+          .filter((v) => v.sent > 0)
+          .sort((a, b) => b.sent - a.sent || a.venue.localeCompare(b.venue));
+        return { status: 200, body: { ...head, venues } };
+      },
+    },
     {
       method: 'get',
       path: '/v1/analytics/tca',

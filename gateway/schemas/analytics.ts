@@ -146,3 +146,77 @@ export const MarketAnalyticsSchema = Type.Object(
   },
   { $id: 'MarketAnalytics' },
 );
+
+const Rate = (description: string) => Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description });
+const Ms = Type.Union([Type.Number({ minimum: 0 }), Type.Null()]);
+const LatencyMs = Type.Object({ p50: Ms, p95: Ms, p99: Ms }, { description: 'ms; DDSketch, 1% relative error' });
+
+export const ExecutionAnalyticsQuery = Type.Object({
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  routing_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+  since: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default 30 days before `until`' })),
+  until: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); default now' })),
+});
+
+export const ExecutionAnalyticsSchema = Type.Object(
+  {
+    ...WindowFields,
+    routing_version: Type.Union([Type.Integer({ minimum: 1, maximum: 3 }), Type.Null()]),
+    orders: Type.Object(
+      {
+        submitted: Type.Integer({ minimum: 0, description: 'orders that ended in the window (working orders count once they end)' }),
+        filled: Type.Integer({ minimum: 0, description: 'of those, orders with at least one fill' }),
+        completed: Type.Integer({ minimum: 0 }),
+        cancelled: Type.Integer({ minimum: 0 }),
+        rejected: Type.Integer({ minimum: 0 }),
+        unresolved: Type.Integer({ minimum: 0 }),
+        fill_rate: Rate('filled / submitted'),
+        reject_rate: Rate('rejected / submitted'),
+      },
+    ),
+    fills: Type.Object({ count: Type.Integer({ minimum: 0 }), volume_usd_1e9: Type.Integer({ minimum: 0 }) }),
+    latency: Type.Object(
+      {
+        ack: LatencyMs,
+        first_fill: LatencyMs,
+        completion: LatencyMs,
+      },
+      { description: "ack: the order's legs left -> the first venue's answer; first_fill: order created -> its first fill; completion: order created -> it ended (ms resolution)" },
+    ),
+    execution_quality: Type.Object({
+      avg_slippage_bps: Type.Union([Type.Number(), Type.Null()], { description: 'notional-weighted implementation shortfall (price orders)' }),
+      avg_savings_bps: Type.Union([Type.Number(), Type.Null()], { description: 'notional-weighted savings against the best single venue' }),
+      total_savings_usd_1e9: Type.Integer(),
+      avg_execution_time_ms: Ms,
+      avg_prediction_slippage_bps: Type.Union([Type.Number(), Type.Null()], { description: 'prediction orders, probability bps, apart' }),
+    }),
+  },
+  { $id: 'ExecutionAnalytics' },
+);
+
+const SizeRow = Type.Object({ sent: Type.Integer({ minimum: 0 }), filled: Type.Integer({ minimum: 0 }), rejected: Type.Integer({ minimum: 0 }), fill_rate: Rate('filled / sent') });
+
+export const VenueAnalyticsSchema = Type.Object(
+  {
+    ...WindowFields,
+    venues: Type.Array(
+      Type.Object({
+        venue: Type.String(),
+        sent: Type.Integer({ minimum: 0, description: 'legs sent to the venue' }),
+        acked: Type.Integer({ minimum: 0, description: 'legs the venue answered (not lost)' }),
+        filled: Type.Integer({ minimum: 0 }),
+        rejected: Type.Integer({ minimum: 0 }),
+        ack_rate: Rate('acked / sent'),
+        fill_rate: Rate('filled / sent'),
+        reject_rate: Rate('rejected / sent'),
+        avg_ack_latency_ms: Ms,
+        quality_score: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], {
+          description: '100 x (0.5 fill_rate + 0.3 (1 - reject_rate) + 0.2 / (1 + avg_ack_latency_ms / 10)); docs/analytics.md',
+        }),
+        sizes: Type.Object({ small: SizeRow, medium: SizeRow, large: SizeRow }, { description: "by the leg's notional: small < $10,000 <= medium < $100,000 <= large" }),
+      }),
+      { description: 'most legs first' },
+    ),
+  },
+  { $id: 'VenueAnalytics' },
+);

@@ -151,6 +151,8 @@ export const ChildOrderSchema = describing<ChildOrder>()(
       reason: Nullable(Type.String(), 'why the leg ended short of filled'),
       fee_1e9: Type.Integer(),
       venue_reported_cum_fee_1e9: Type.Integer(),
+      sent_unix_ns: Type.Optional(Type.Integer({ description: 'when the leg was sent to its venue' })),
+      answered_unix_ns: Type.Optional(Type.Integer({ description: "when the venue's answer to it came: minus sent_unix_ns, its ack latency" })),
     },
     { $id: 'ChildOrder', additionalProperties: false, description: 'One venue leg of the order, with its own status and fills' },
   ),

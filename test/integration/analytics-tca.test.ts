@@ -28,6 +28,8 @@ interface Order {
   node_order_id: string;
   status: string;
   routing_version: number;
+  filled_qty_1e8: number;
+  children: { venue: string; status: string; filled_qty_1e8: number; sent_unix_ns?: number; answered_unix_ns?: number }[];
   tca: Tca | null;
 }
 interface Summary {
@@ -220,6 +222,53 @@ describe('analytics: TCA over completed orders (real service)', () => {
     assert.ok(Math.abs(m.imbalance - (m.bid_depth - m.ask_depth) / (m.bid_depth + m.ask_depth)) < 1e-12);
     for (const venue of VENUES) assert.ok(m.venues[venue] !== undefined && m.venues[venue]!.bid <= m.nbbo.bid, venue);
     assert.equal((await call(t.base, 'GET', '/v1/analytics/market/NOPE-USDT', { token: t.token })).status, 404);
+  });
+
+  it('execution: every ended order by status, fills and volume, latencies, quality; each leg carries its send and answer instants', async () => {
+    const res = await call<{
+      orders: Record<string, number | null>;
+      fills: { count: number; volume_usd_1e9: number };
+      latency: Record<'ack' | 'first_fill' | 'completion', { p50: number | null; p95: number | null; p99: number | null }>;
+      execution_quality: { avg_slippage_bps: number | null; avg_savings_bps: number | null; total_savings_usd_1e9: number; avg_execution_time_ms: number | null };
+    }>(t.base, 'GET', '/v1/analytics/execution', { token: t.token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const o = res.body.orders;
+    const count = (st: string) => live.filter((x) => x.status === st).length;
+    assert.deepEqual(
+      [o['submitted'], o['completed'], o['cancelled'], o['rejected'], o['unresolved'], o['filled']],
+      [live.length, count('COMPLETED'), count('CANCELLED'), count('REJECTED'), count('UNRESOLVED'), live.filter((x) => x.filled_qty_1e8 > 0).length],
+    );
+    assert.equal(o['fill_rate'], Math.round((o['filled']! / live.length) * 1e4) / 1e4);
+    const fills = await call<{ total: number }>(t.base, 'GET', '/v1/fills?limit=1', { token: t.token });
+    assert.equal(res.body.fills.count, fills.body.total, 'every fill of these orders');
+    assert.equal(res.body.fills.volume_usd_1e9, expected(live).notional_usd_1e9);
+    const { ack, first_fill, completion } = res.body.latency;
+    assert.ok(ack.p50! > 0 && ack.p50! <= ack.p99!, JSON.stringify(ack));
+    // Completion runs from the order's creation (ms resolution), the ack from its legs leaving.
+    assert.ok(first_fill.p50 !== null && completion.p50! + 1 >= ack.p50! * 0.98, JSON.stringify(res.body.latency));
+    const tca = (await analytics(t.token)).body.tca;
+    assert.equal(res.body.execution_quality.avg_slippage_bps, tca.avg_implementation_shortfall_bps);
+    assert.equal(res.body.execution_quality.total_savings_usd_1e9, tca.total_savings_usd_1e9);
+    for (const x of live) for (const c of x.children) if (c.sent_unix_ns !== undefined) assert.ok(c.answered_unix_ns! >= c.sent_unix_ns, 'answered after sent');
+  });
+
+  it('venues: legs sent, answered, filled, refused, their rates, ack latency, quality score and sizes', async () => {
+    type Row = { venue: string; sent: number; acked: number; filled: number; rejected: number; fill_rate: number; reject_rate: number; avg_ack_latency_ms: number | null; quality_score: number; sizes: Record<string, { sent: number; filled: number }> };
+    const res = await call<{ venues: Row[] }>(t.base, 'GET', '/v1/analytics/venues', { token: t.token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(res.body.venues.length > 0);
+    for (const v of res.body.venues) {
+      const legs = live.flatMap((x) => x.children).filter((c) => c.venue === v.venue && c.sent_unix_ns !== undefined);
+      assert.equal(v.sent, legs.length, v.venue);
+      assert.equal(v.acked, legs.filter((c) => c.answered_unix_ns !== undefined).length);
+      assert.equal(v.filled, legs.filter((c) => c.filled_qty_1e8 > 0).length);
+      assert.equal(v.rejected, legs.filter((c) => c.status === 'rejected').length);
+      const acks = legs.filter((c) => c.answered_unix_ns !== undefined).map((c) => (c.answered_unix_ns! - c.sent_unix_ns!) / 1e6);
+      assert.ok(Math.abs(v.avg_ack_latency_ms! - acks.reduce((a, b) => a + b, 0) / acks.length) < 0.01, `${v.venue} average ack`);
+      const speed = 1 / (1 + v.avg_ack_latency_ms! / 10);
+      assert.ok(Math.abs(v.quality_score - 100 * (0.5 * v.fill_rate + 0.3 * (1 - v.reject_rate) + 0.2 * speed)) < 0.02, `${v.venue} score`);
+      assert.equal(Object.values(v.sizes).reduce((a, b) => a + b.sent, 0), v.sent, 'the sizes add up');
+    }
   });
 
   it('a window in the past has none; bad windows and versions are 400s in the envelope', async () => {

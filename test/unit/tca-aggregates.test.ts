@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { HOUR_MS, SKETCH_RELATIVE_ACCURACY, TcaBucket, type TcaSample } from '../../execution/analytics/tca-bucket.ts';
-import { tcaSamples } from '../../execution/analytics/samples.ts';
+import { execSamples, tcaSamples } from '../../execution/analytics/samples.ts';
 import { hourWindow, TcaAggregates } from '../../execution/analytics/tca-aggregates.ts';
 import { Storage } from '../../storage/index.ts';
 
@@ -166,6 +166,34 @@ describe('TCA samples of an order', () => {
     assert.ok(Math.abs(binance!.shortfall_bps - 4) < 1e-9);
   });
 
+  it('execution counts: the order row (status, fills, first answer, completion) and each leg sent on its venue, by size', () => {
+    const created = T0 * 1e6;
+    const ended = {
+      ...order,
+      status: 'CANCELLED' as const,
+      instrument_type: 'spot' as const,
+      created_unix_ns: created,
+      filled_qty_1e8: 75_000_000,
+      fill_ids: [1, 2],
+      tca: { ...order.tca, time_to_first_fill_ms: 4, execution_time_ms: 9 },
+      children: [
+        { child_id: 'a', venue: 'okx', edge_id: 'okx', qty_1e8: 75_000_000, limit_price_1e9: 100_010e9, filled_qty_1e8: 75_000_000, status: 'filled' as const, reason: null, fee_1e9: 0, venue_reported_cum_fee_1e9: 0, sent_unix_ns: created + 1e6, answered_unix_ns: created + 3.5e6 },
+        { child_id: 'b', venue: 'bybit', edge_id: 'bybit', qty_1e8: 5_000_000, limit_price_1e9: 100_040e9, filled_qty_1e8: 0, status: 'unconfirmed' as const, reason: 'lost', fee_1e9: 0, venue_reported_cum_fee_1e9: 0, sent_unix_ns: created + 1e6 },
+        { child_id: 'c', venue: 'kraken', edge_id: 'kraken', qty_1e8: 1e6, limit_price_1e9: 100_000e9, filled_qty_1e8: 0, status: 'rejected' as const, reason: 'insufficient_balance', fee_1e9: 0, venue_reported_cum_fee_1e9: 0 },
+      ],
+    };
+    const [row, okx, bybit, ...rest] = execSamples(ended);
+    // Wall-clock ns are past 2^53 (a double's step there is 256 ns): latencies are exact to ~0.001 ms.
+    const near = (a: number | null | undefined, b: number) => assert.ok(a != null && Math.abs(a - b) < 1e-3, `${a} vs ${b}`);
+    near(row!.order!.ack_ms, 2.5);
+    near(okx!.leg!.ack_ms, 2.5);
+    assert.deepEqual({ ...row!.order, ack_ms: 0 }, { status: 'CANCELLED', filled: true, fills: 2, volume_usd_1e9: 100_000e9, ack_ms: 0, first_fill_ms: 4, completion_ms: 9 });
+    assert.deepEqual([okx!.venue, { ...okx!.leg, ack_ms: 0 }], ['okx', { acked: true, filled: true, rejected: false, ack_ms: 0, size: 'medium' }], '0.75 BTC at 100,010: $75,007.5, medium');
+    assert.deepEqual([bybit!.venue, bybit!.leg], ['bybit', { acked: false, filled: false, rejected: false, ack_ms: null, size: 'small' }], 'lost: not acked; $5,002 is small');
+    assert.deepEqual(rest, [], 'a leg refused before it left was never sent');
+    assert.deepEqual(execSamples({ ...ended, status: 'WORKING' as never }), [], 'a working order counts nothing yet');
+  });
+
   it('a reconciled order is reconstructed; no fill, no sample; a prediction order is apart, in probability bps', () => {
     assert.equal(tcaSamples({ ...order, reconciliation_state: 'reconciled' })[0]!.provenance, 'reconstructed');
     assert.deepEqual(tcaSamples({ ...order, tca: null }), []);
@@ -185,13 +213,33 @@ describe('TCA aggregates over LMDB', () => {
   const orderAt = (i: number, hour: number, rv: 1 | 2 | 3, symbol: string, venues: string[]) => {
     const notional = (1 + (i % 7)) * 1_000e9;
     const shares = venues.map((_, k) => (k + 1) / ((venues.length * (venues.length + 1)) / 2));
+    const updated = (T0 + hour * HOUR_MS + (i % 3_600) * 1_000) * 1e6;
+    const rejected = i % 9 === 4;
     return {
       symbol,
       side: (i % 2 === 0 ? 'buy' : 'sell') as 'buy' | 'sell',
       routing_version: rv,
       reconciliation_state: (i % 11 === 0 ? 'reconciled' : 'in_sync') as 'reconciled' | 'in_sync',
-      updated_unix_ns: (T0 + hour * HOUR_MS + (i % 3_600) * 1_000) * 1e6,
-      tca: {
+      status: (rejected ? 'REJECTED' : i % 5 === 0 ? 'CANCELLED' : 'COMPLETED') as 'REJECTED' | 'CANCELLED' | 'COMPLETED',
+      instrument_type: 'spot' as const,
+      created_unix_ns: updated - (3 + (i % 40)) * 1e6,
+      updated_unix_ns: updated,
+      filled_qty_1e8: rejected ? 0 : 1e7,
+      fill_ids: rejected ? [] : venues.map((_, k) => i * 10 + k),
+      children: venues.map((venue, k) => ({
+        child_id: `o${i}-${k}`,
+        venue,
+        edge_id: venue,
+        qty_1e8: 1e7,
+        limit_price_1e9: 50_000e9 * (1 + k),
+        filled_qty_1e8: rejected ? 0 : 1e7,
+        status: (rejected ? 'rejected' : 'filled') as 'rejected' | 'filled',
+        reason: null,
+        fee_1e9: 0,
+        venue_reported_cum_fee_1e9: 0,
+        ...(k === 2 && i % 3 === 0 ? {} : { sent_unix_ns: updated - 2e6, ...(i % 7 === 6 ? {} : { answered_unix_ns: updated - 2e6 + (k + 1) * 250_000 + i * 1_000 }) }),
+      })),
+      tca: rejected ? null : {
         filled_qty_1e8: 1e7,
         notional_usd_1e9: notional,
         arrival_mid_1e9: 50_000e9,
@@ -237,17 +285,23 @@ describe('TCA aggregates over LMDB', () => {
                 for (const routing_version of [undefined, 2]) {
                   for (const venue of [undefined, 'okx']) {
                     const expected = new TcaBucket();
+                    const keep = (s: { hour_ms: number; symbol: string; routing_version: number; venue: string }) =>
+                      s.hour_ms >= w.from_hour_ms && s.hour_ms < w.to_hour_ms && (symbol === undefined || s.symbol === symbol) && (routing_version === undefined || s.routing_version === routing_version) && s.venue === (venue ?? '');
                     for (const o of orders) {
-                      for (const s of tcaSamples(o)) {
-                        if (s.hour_ms < w.from_hour_ms || s.hour_ms >= w.to_hour_ms) continue;
-                        if ((symbol !== undefined && s.symbol !== symbol) || (routing_version !== undefined && s.routing_version !== routing_version) || s.venue !== (venue ?? '')) continue;
-                        expected.add(s);
+                      for (const s of tcaSamples(o)) if (keep(s)) expected.add(s);
+                      for (const s of execSamples(o)) {
+                        if (!keep(s)) continue;
+                        if (s.order !== undefined) expected.exec.addOrder(s.order);
+                        if (s.leg !== undefined) expected.exec.addLeg(s.leg);
                       }
                     }
                     const fresh = new TcaAggregates(storage.tcaBuckets).query('c1', 'live', 'price', { ...w, symbol, routing_version, venue });
                     const warm = incremental.query('c1', 'live', 'price', { ...w, symbol, routing_version, venue });
-                    assert.deepEqual(warm.summary(), expected.summary(), JSON.stringify({ w, symbol, routing_version, venue }));
+                    const what = JSON.stringify({ w, symbol, routing_version, venue });
+                    assert.deepEqual(warm.summary(), expected.summary(), what);
                     assert.deepEqual(fresh.summary(), expected.summary(), 'read back from LMDB alone');
+                    assert.deepEqual(warm.exec.summary(), expected.exec.summary(), `execution counts ${what}`);
+                    assert.deepEqual(fresh.exec.summary(), expected.exec.summary(), 'execution counts read back from LMDB alone');
                   }
                 }
               }

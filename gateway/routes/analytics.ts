@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
@@ -74,199 +74,139 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     }
     return out;
   };
+  /** An authenticated GET of this family: its query, its 200 body, its handler. */
+  const get = (path: string, operationId: string, summary: string, query: TSchema, body: { description: string; schema: TSchema }, more: Partial<RouteSpec>, handler: RouteSpec['handler']): RouteSpec => ({
+    method: 'get',
+    path,
+    operationId,
+    summary,
+    tags,
+    auth: 'bearer',
+    query,
+    responses: { 200: body, ...more.responses },
+    handler,
+    ...(more.description === undefined ? {} : { description: more.description }),
+    ...(more.params === undefined ? {} : { params: more.params }),
+  });
   return [
-    {
-      method: 'get',
-      path: '/v1/analytics/execution',
-      operationId: 'getExecutionAnalytics',
-      summary: 'Your orders that ended in the window: counts and rates, fills and volume, ack / first-fill / completion latency, execution quality',
-      tags,
-      auth: 'bearer',
-      query: ExecutionAnalyticsQuery,
-      responses: { 200: { description: 'Execution analytics', schema: ExecutionAnalyticsSchema } },
-      handler: (req) => {
-        const q = req.query as Static<typeof ExecutionAnalyticsQuery>;
-        const { p, hours, head } = scope(req, q);
-        const filter = { ...hours, symbol: q.symbol, routing_version: q.routing_version };
-        const all = allKinds(p, filter, () => '').get('') ?? new TcaBucket();
-        const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter).summary();
-        const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter).summary();
-        const e = all.exec.summary();
-        return {
-          status: 200,
-          body: {
-            ...head,
-            routing_version: q.routing_version ?? null,
-            orders: e.orders,
-            fills: { count: e.fills.count, volume_usd_1e9: exactInt(e.fills.volume_usd_1e9) },
-            latency: e.latency_ms,
-            execution_quality: {
-              avg_slippage_bps: price.avg_implementation_shortfall_bps,
-              avg_savings_bps: price.avg_savings_bps,
-              total_savings_usd_1e9: exactInt(price.total_savings_usd_1e9),
-              avg_execution_time_ms: e.avg_execution_time_ms,
-              avg_prediction_slippage_bps: prediction.avg_implementation_shortfall_bps,
-            },
+    get('/v1/analytics/execution', 'getExecutionAnalytics', 'Your orders that ended in the window: counts and rates, fills and volume, ack / first-fill / completion latency, execution quality', ExecutionAnalyticsQuery, { description: 'Execution analytics', schema: ExecutionAnalyticsSchema }, {}, (req) => {
+      const q = req.query as Static<typeof ExecutionAnalyticsQuery>;
+      const { p, hours, head } = scope(req, q);
+      const filter = { ...hours, symbol: q.symbol, routing_version: q.routing_version };
+      const all = allKinds(p, filter, () => '').get('') ?? new TcaBucket();
+      const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter).summary();
+      const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter).summary();
+      const e = all.exec.summary();
+      return {
+        status: 200,
+        body: {
+          ...head,
+          routing_version: q.routing_version ?? null,
+          orders: e.orders,
+          fills: { count: e.fills.count, volume_usd_1e9: exactInt(e.fills.volume_usd_1e9) },
+          latency: e.latency_ms,
+          execution_quality: {
+            avg_slippage_bps: price.avg_implementation_shortfall_bps,
+            avg_savings_bps: price.avg_savings_bps,
+            total_savings_usd_1e9: exactInt(price.total_savings_usd_1e9),
+            avg_execution_time_ms: e.avg_execution_time_ms,
+            avg_prediction_slippage_bps: prediction.avg_implementation_shortfall_bps,
           },
-        };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/venues',
-      operationId: 'getVenueAnalytics',
-      summary: 'Per venue: legs sent, acknowledged, filled, rejected, rates, average ack latency, a composite quality score, by size',
-      tags,
-      auth: 'bearer',
-      query: TcaVenuesQuery,
-      responses: { 200: { description: 'Venue analytics', schema: VenueAnalyticsSchema } },
-      handler: (req) => {
-        const q = req.query as Static<typeof TcaVenuesQuery>;
-        const { p, hours, head } = scope(req, q);
-        const byVenue = allKinds(p, { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
-        const venues = [...byVenue]
-          .map(([venue, b]) => {
-            const legs = b.exec.summary().legs;
-            const sizes = Object.fromEntries(SIZE_BUCKETS.map((s) => {
-              const c = b.exec.sizes[s];
-              return [s, { ...c, fill_rate: c.sent > 0 ? Math.round((c.filled / c.sent) * 10_000) / 10_000 : null }];
-            }));
-            const quality_score = legs.sent > 0 ? venueQualityScore(legs.fill_rate!, legs.reject_rate!, legs.avg_ack_ms) : null;
-            return { venue, sent: legs.sent, acked: legs.acked, filled: legs.filled, rejected: legs.rejected, ack_rate: legs.ack_rate, fill_rate: legs.fill_rate, reject_rate: legs.reject_rate, avg_ack_latency_ms: legs.avg_ack_ms, quality_score, sizes };
-          })
-          .filter((v) => v.sent > 0)
-          .sort((a, b) => b.sent - a.sent || a.venue.localeCompare(b.venue));
-        return { status: 200, body: { ...head, venues } };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/tca',
-      operationId: 'getTcaAnalytics',
-      summary: 'TCA over your completed orders: notional-weighted averages, weighted percentiles, savings, win rate, provenance',
-      description:
-        'Read from hourly aggregates kept as orders complete, so the window is whole UTC hours: from the hour holding `since` to the end of the hour holding `until`. Sandbox keys read sandbox orders only. Prediction orders are reported apart, in probability bps.',
-      tags,
-      auth: 'bearer',
-      query: TcaAnalyticsQuery,
-      responses: { 200: { description: 'TCA analytics', schema: TcaAnalyticsSchema } },
-      handler: (req) => {
-        const p = principalOf(req);
-        const q = req.query as Static<typeof TcaAnalyticsQuery>;
-        const { sinceMs, untilMs } = queryWindow(q, Date.now());
-        const hours = hourWindow(sinceMs, untilMs);
-        const filter = { ...hours, symbol: q.symbol, venue: q.venue, routing_version: q.routing_version };
-        const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter);
-        const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter);
-        return {
-          status: 200,
-          body: {
-            since: new Date(hours.from_hour_ms).toISOString(),
-            until: new Date(hours.to_hour_ms).toISOString(),
-            symbol: q.symbol ?? null,
-            venue: q.venue ?? null,
-            routing_version: q.routing_version ?? null,
-            is_sandbox: p.mode === 'sandbox',
-            tca: summaryView(price),
-            prediction: { ...summaryView(prediction), is_prediction: true },
-            sketch_relative_accuracy: SKETCH_RELATIVE_ACCURACY,
-          },
-        };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/tca/venues',
-      operationId: 'getTcaVenues',
-      summary: 'Per-venue notional-weighted TCA attribution: each venue’s slices of your orders',
-      tags,
-      auth: 'bearer',
-      query: TcaVenuesQuery,
-      responses: { 200: { description: 'Per-venue attribution', schema: TcaVenuesSchema } },
-      handler: (req) => {
-        const q = req.query as Static<typeof TcaVenuesQuery>;
-        const { p, hours, head } = scope(req, q);
-        const byVenue = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
-        const total = [...byVenue.values()].reduce((s, b) => s + b.weight, 0);
-        const venues = [...byVenue]
-          .map(([venue, b]) => ({ venue, share_of_notional: total > 0 ? Math.round((b.weight / total) * 10_000) / 10_000 : 0, ...summaryView(b) }))
-          .sort((a, b) => Number(BigInt(b.notional_usd_1e9) - BigInt(a.notional_usd_1e9)) || a.venue.localeCompare(b.venue));
-        return { status: 200, body: { ...head, venues } };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/tca/timeseries',
-      operationId: 'getTcaTimeseries',
-      summary: 'TCA over time: the window in UTC-aligned intervals (1h, 4h, 1d)',
-      tags,
-      auth: 'bearer',
-      query: TcaTimeseriesQuery,
-      responses: { 200: { description: 'Time-bucketed TCA', schema: TcaTimeseriesSchema } },
-      handler: (req) => {
-        const q = req.query as Static<typeof TcaTimeseriesQuery>;
-        const interval = (q.interval ?? '1h') as keyof typeof TCA_INTERVALS;
-        const step = TCA_INTERVALS[interval];
-        const { p, hours, head } = scope(req, q, 7 * DAY_MS);
-        // Epoch-aligned intervals are UTC-aligned: the epoch is a UTC midnight.
-        const byStart = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(Math.floor(k[2] / step) * step));
-        const points = [...byStart]
-          .map(([start, b]) => ({ start: Number(start), b }))
-          .sort((a, b) => a.start - b.start)
-          .map(({ start, b }) => ({ start: iso(start), end: iso(start + step), ...summaryView(b) }));
-        return { status: 200, body: { ...head, interval, points } };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/tca/versions',
-      operationId: 'getTcaVersions',
-      summary: 'Routing versions side by side over your own flow, with a confidence interval on each difference',
-      description: 'An extension of the spec (the A/B view of routing versions 1-3). Compares the notional-weighted mean implementation shortfall of each version against version 1 and version 2.',
-      tags,
-      auth: 'bearer',
-      query: TcaVenuesQuery,
-      responses: { 200: { description: 'Routing versions compared', schema: TcaVersionsSchema } },
-      handler: (req) => {
-        const q = req.query as Static<typeof TcaVenuesQuery>;
-        const { p, hours, head } = scope(req, q);
-        const byVersion = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(k[5]));
-        const stats = new Map([1, 2, 3].map((v) => [v, byVersion.get(String(v))?.shortfallMean() ?? null]));
-        const versions = [1, 2, 3].map((v) => {
-          const b = byVersion.get(String(v));
-          const m = stats.get(v)!;
-          return { routing_version: v, mean_shortfall_bps: m?.mean ?? null, standard_error_bps: m?.standard_error ?? null, ...summaryView(b ?? new TcaBucket()) };
-        });
-        const comparisons = [[2, 1], [3, 1], [3, 2]].map(([a, base]) => {
-          const x = stats.get(a!);
-          const y = stats.get(base!);
-          if (x == null || y == null) return { routing_version: a!, baseline_version: base!, difference_bps: null, ci95_bps: null, significant: false };
-          const diff = x.mean - y.mean;
-          const se = Math.sqrt(x.standard_error ** 2 + y.standard_error ** 2);
-          const ci = { low: diff - Z95 * se, high: diff + Z95 * se };
-          return { routing_version: a!, baseline_version: base!, difference_bps: diff, ci95_bps: ci, significant: ci.low > 0 || ci.high < 0 };
-        });
-        return { status: 200, body: { ...head, versions, comparisons } };
-      },
-    },
-    {
-      method: 'get',
-      path: '/v1/analytics/market/{symbol}',
-      operationId: 'getMarketAnalytics',
-      summary: 'NBBO, mid, spread, aggregate bid and ask depth, imbalance, per-venue top of book',
-      tags,
-      auth: 'bearer',
-      params: SymbolParam,
-      query: MarketAnalyticsQuery,
-      responses: { 200: { description: 'Market analytics', schema: MarketAnalyticsSchema }, 404: { description: 'Unknown symbol' } },
-      handler: async (req) => {
-        const q = req.query as Static<typeof MarketAnalyticsQuery>;
-        const symbol = req.params['symbol']!;
-        const entry = ctx.market.quotes.resolve(symbol);
-        if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol}`);
-        const depth = q.depth ?? 20;
-        return { status: 200, body: marketAnalytics(await ctx.market.quotes.quote(entry, depth, false), depth) };
-      },
-    },
+        },
+      };
+    }),
+    get('/v1/analytics/venues', 'getVenueAnalytics', 'Per venue: legs sent, acknowledged, filled, rejected, rates, average ack latency, a composite quality score, by size', TcaVenuesQuery, { description: 'Venue analytics', schema: VenueAnalyticsSchema }, {}, (req) => {
+      const q = req.query as Static<typeof TcaVenuesQuery>;
+      const { p, hours, head } = scope(req, q);
+      const byVenue = allKinds(p, { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+      const venues = [...byVenue]
+        .map(([venue, b]) => {
+          const legs = b.exec.summary().legs;
+          const sizes = Object.fromEntries(SIZE_BUCKETS.map((s) => {
+            const c = b.exec.sizes[s];
+            return [s, { ...c, fill_rate: c.sent > 0 ? Math.round((c.filled / c.sent) * 10_000) / 10_000 : null }];
+          }));
+          const quality_score = legs.sent > 0 ? venueQualityScore(legs.fill_rate!, legs.reject_rate!, legs.avg_ack_ms) : null;
+          return { venue, sent: legs.sent, acked: legs.acked, filled: legs.filled, rejected: legs.rejected, ack_rate: legs.ack_rate, fill_rate: legs.fill_rate, reject_rate: legs.reject_rate, avg_ack_latency_ms: legs.avg_ack_ms, quality_score, sizes };
+        })
+        .filter((v) => v.sent > 0)
+        .sort((a, b) => b.sent - a.sent || a.venue.localeCompare(b.venue));
+      return { status: 200, body: { ...head, venues } };
+    }),
+    get('/v1/analytics/tca', 'getTcaAnalytics', 'TCA over your completed orders: notional-weighted averages, weighted percentiles, savings, win rate, provenance', TcaAnalyticsQuery, { description: 'TCA analytics', schema: TcaAnalyticsSchema }, { description: 'Read from hourly aggregates kept as orders complete, so the window is whole UTC hours: from the hour holding `since` to the end of the hour holding `until`. Sandbox keys read sandbox orders only. Prediction orders are reported apart, in probability bps.' }, (req) => {
+      const p = principalOf(req);
+      const q = req.query as Static<typeof TcaAnalyticsQuery>;
+      const { sinceMs, untilMs } = queryWindow(q, Date.now());
+      const hours = hourWindow(sinceMs, untilMs);
+      const filter = { ...hours, symbol: q.symbol, venue: q.venue, routing_version: q.routing_version };
+      const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter);
+      const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter);
+      return {
+        status: 200,
+        body: {
+          since: new Date(hours.from_hour_ms).toISOString(),
+          until: new Date(hours.to_hour_ms).toISOString(),
+          symbol: q.symbol ?? null,
+          venue: q.venue ?? null,
+          routing_version: q.routing_version ?? null,
+          is_sandbox: p.mode === 'sandbox',
+          tca: summaryView(price),
+          prediction: { ...summaryView(prediction), is_prediction: true },
+          sketch_relative_accuracy: SKETCH_RELATIVE_ACCURACY,
+        },
+      };
+    }),
+    get('/v1/analytics/tca/venues', 'getTcaVenues', 'Per-venue notional-weighted TCA attribution: each venue’s slices of your orders', TcaVenuesQuery, { description: 'Per-venue attribution', schema: TcaVenuesSchema }, {}, (req) => {
+      const q = req.query as Static<typeof TcaVenuesQuery>;
+      const { p, hours, head } = scope(req, q);
+      const byVenue = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+      const total = [...byVenue.values()].reduce((s, b) => s + b.weight, 0);
+      const venues = [...byVenue]
+        .map(([venue, b]) => ({ venue, share_of_notional: total > 0 ? Math.round((b.weight / total) * 10_000) / 10_000 : 0, ...summaryView(b) }))
+        .sort((a, b) => Number(BigInt(b.notional_usd_1e9) - BigInt(a.notional_usd_1e9)) || a.venue.localeCompare(b.venue));
+      return { status: 200, body: { ...head, venues } };
+    }),
+    get('/v1/analytics/tca/timeseries', 'getTcaTimeseries', 'TCA over time: the window in UTC-aligned intervals (1h, 4h, 1d)', TcaTimeseriesQuery, { description: 'Time-bucketed TCA', schema: TcaTimeseriesSchema }, {}, (req) => {
+      const q = req.query as Static<typeof TcaTimeseriesQuery>;
+      const interval = (q.interval ?? '1h') as keyof typeof TCA_INTERVALS;
+      const step = TCA_INTERVALS[interval];
+      const { p, hours, head } = scope(req, q, 7 * DAY_MS);
+      // Epoch-aligned intervals are UTC-aligned: the epoch is a UTC midnight.
+      const byStart = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(Math.floor(k[2] / step) * step));
+      const points = [...byStart]
+        .map(([start, b]) => ({ start: Number(start), b }))
+        .sort((a, b) => a.start - b.start)
+        .map(({ start, b }) => ({ start: iso(start), end: iso(start + step), ...summaryView(b) }));
+      return { status: 200, body: { ...head, interval, points } };
+    }),
+    get('/v1/analytics/tca/versions', 'getTcaVersions', 'Routing versions side by side over your own flow, with a confidence interval on each difference', TcaVenuesQuery, { description: 'Routing versions compared', schema: TcaVersionsSchema }, { description: 'An extension of the spec (the A/B view of routing versions 1-3). Compares the notional-weighted mean implementation shortfall of each version against version 1 and version 2.' }, (req) => {
+      const q = req.query as Static<typeof TcaVenuesQuery>;
+      const { p, hours, head } = scope(req, q);
+      const byVersion = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(k[5]));
+      const stats = new Map([1, 2, 3].map((v) => [v, byVersion.get(String(v))?.shortfallMean() ?? null]));
+      const versions = [1, 2, 3].map((v) => {
+        const b = byVersion.get(String(v));
+        const m = stats.get(v)!;
+        return { routing_version: v, mean_shortfall_bps: m?.mean ?? null, standard_error_bps: m?.standard_error ?? null, ...summaryView(b ?? new TcaBucket()) };
+      });
+      const comparisons = [[2, 1], [3, 1], [3, 2]].map(([a, base]) => {
+        const x = stats.get(a!);
+        const y = stats.get(base!);
+        if (x == null || y == null) return { routing_version: a!, baseline_version: base!, difference_bps: null, ci95_bps: null, significant: false };
+        const diff = x.mean - y.mean;
+        const se = Math.sqrt(x.standard_error ** 2 + y.standard_error ** 2);
+        const ci = { low: diff - Z95 * se, high: diff + Z95 * se };
+        return { routing_version: a!, baseline_version: base!, difference_bps: diff, ci95_bps: ci, significant: ci.low > 0 || ci.high < 0 };
+      });
+      return { status: 200, body: { ...head, versions, comparisons } };
+    }),
+    get('/v1/analytics/market/{symbol}', 'getMarketAnalytics', 'NBBO, mid, spread, aggregate bid and ask depth, imbalance, per-venue top of book', MarketAnalyticsQuery, { description: 'Market analytics', schema: MarketAnalyticsSchema }, { params: SymbolParam, responses: { 404: { description: 'Unknown symbol' } } }, async (req) => {
+      const q = req.query as Static<typeof MarketAnalyticsQuery>;
+      const symbol = req.params['symbol']!;
+      const entry = ctx.market.quotes.resolve(symbol);
+      if (entry === undefined) throw Errors.notFound(`unknown symbol ${symbol}`);
+      const depth = q.depth ?? 20;
+      return { status: 200, body: marketAnalytics(await ctx.market.quotes.quote(entry, depth, false), depth) };
+    }),
   ];
 }

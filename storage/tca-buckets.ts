@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/orders.ts';
 import type { Databases, TcaBucketKey } from './database.ts';
 
 /**
@@ -10,8 +11,6 @@ import type { Databases, TcaBucketKey } from './database.ts';
  * so the aggregates hold exactly the completed orders on disk, after a crash too. Money sums are
  * decimal strings here (exact past 2^53; msgpack has no bigint by default).
  */
-export type Mode = 'live' | 'sandbox';
-
 export interface StoredBucketRow {
   key: TcaBucketKey;
   value: Record<string, unknown>;

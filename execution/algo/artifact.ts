@@ -83,7 +83,8 @@ function readLeb(bytes: Uint8Array, at: number): [value: number, length: number]
   return [value, i - at];
 }
 
-function leb(value: number): number[] {
+/** `value` as unsigned LEB128, WebAssembly's integer encoding. */
+export function leb(value: number): number[] {
   const out: number[] = [];
   do {
     let b = value & 0x7f;

@@ -34,7 +34,7 @@ import {
   type AlgoStateView,
   type OpenOrder,
 } from '../../execution/algo/abi.ts';
-import { capMemory, checkArtifact, WASM_PAGE } from '../../execution/algo/artifact.ts';
+import { capMemory, checkArtifact, leb, WASM_PAGE } from '../../execution/algo/artifact.ts';
 import { actionIntent, failureCode, refusalCode } from '../../execution/algo/orders.ts';
 import { WasmAlgo } from '../../execution/algo/wasm-algo.ts';
 import type { DeploymentInstance } from '../../storage/deployments.ts';
@@ -499,23 +499,12 @@ describe('refusalCode / failureCode', () => {
 
 // ---------------------------------------------------------------- hand-assembled modules
 
-function uleb(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value !== 0) b |= 0x80;
-    out.push(b);
-  } while (value !== 0);
-  return out;
-}
-
 const wasmName = (s: string): number[] => {
   const b = [...new TextEncoder().encode(s)];
-  return [...uleb(b.length), ...b];
+  return [...leb(b.length), ...b];
 };
 
-const section = (id: number, payload: number[]): number[] => [id, ...uleb(payload.length), ...payload];
+const section = (id: number, payload: number[]): number[] => [id, ...leb(payload.length), ...payload];
 
 interface ModuleSpec {
   /** function imports (type () -> ()), or a memory import */
@@ -534,7 +523,7 @@ function buildModule(spec: ModuleSpec): Uint8Array {
   const bytes = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   bytes.push(...section(1, [0x01, 0x60, 0x00, 0x00]));
   if (imports.length > 0) {
-    const payload = [...uleb(imports.length)];
+    const payload = [...leb(imports.length)];
     for (const i of imports) {
       payload.push(...wasmName(i.module), ...wasmName(i.name));
       if ((i.kind ?? 'function') === 'function') payload.push(0x00, 0x00);
@@ -542,16 +531,16 @@ function buildModule(spec: ModuleSpec): Uint8Array {
     }
     bytes.push(...section(2, payload));
   }
-  bytes.push(...section(3, [...uleb(fns.length), ...fns.map(() => 0x00)]));
+  bytes.push(...section(3, [...leb(fns.length), ...fns.map(() => 0x00)]));
   if (spec.memory !== undefined) {
     const { min, max } = spec.memory;
-    bytes.push(...section(5, max === undefined ? [0x01, 0x00, ...uleb(min)] : [0x01, 0x01, ...uleb(min), ...uleb(max)]));
+    bytes.push(...section(5, max === undefined ? [0x01, 0x00, ...leb(min)] : [0x01, 0x01, ...leb(min), ...leb(max)]));
   }
-  const exp = [...uleb(spec.exports.length)];
+  const exp = [...leb(spec.exports.length)];
   let f = importedFns;
-  for (const e of spec.exports) exp.push(...wasmName(e), ...(e === 'memory' ? [0x02, 0x00] : [0x00, ...uleb(f++)]));
+  for (const e of spec.exports) exp.push(...wasmName(e), ...(e === 'memory' ? [0x02, 0x00] : [0x00, ...leb(f++)]));
   bytes.push(...section(7, exp));
-  bytes.push(...section(10, [...uleb(fns.length), ...fns.flatMap(() => [0x02, 0x00, 0x0b])]));
+  bytes.push(...section(10, [...leb(fns.length), ...fns.flatMap(() => [0x02, 0x00, 0x0b])]));
   return new Uint8Array(bytes);
 }
 

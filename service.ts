@@ -136,13 +136,15 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       .otherwise((channel, payload) => gateway.broadcast(channel, payload)).handle,
   );
   // A router learns of its client's credentials once the row is durable, and opens the
-  // simulated venue account and probes the fee tier itself.
-  storage.credentials.onStored((event) => {
-    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'sim account not opened'));
-  });
-  storage.credentials.onRemoved((event) => {
-    routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials'));
-  });
+  // simulated venue account and probes the fee tier itself. The store's answer (the 200) waits
+  // for the account to be durable, so positions show it at once; one cut off by a crash is
+  // opened when the router next starts.
+  storage.credentials.onStored((event) =>
+    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'sim account not opened')),
+  );
+  storage.credentials.onRemoved((event) =>
+    routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials')),
+  );
   killSwitch.onChange((state) => {
     gateway.streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
     if (state.active) routers.haltAll().catch((err: unknown) => log.error({ err }, 'halt failed'));

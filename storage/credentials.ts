@@ -25,12 +25,14 @@ export interface CredentialStoredEvent {
 }
 
 /**
- * Called after each durable store, synchronously and in registration order. Carries no
- * secret: a listener that needs the credentials calls `get`. Slow work (the fee-tier probe)
- * belongs in the background; a listener's exception is contained, so it can neither fail the
- * store nor starve later listeners, and listeners should handle their own errors.
+ * Called after each durable store, in registration order. Carries no secret: a listener that
+ * needs the credentials calls `get`. A listener may answer a promise: the store resolves once
+ * every such promise has settled, so what a listener makes durable (the router opening the
+ * simulated venue account) is there when the caller answers. Slow work (the fee-tier probe)
+ * belongs in the background; a listener's exception or rejection is contained, so it can neither
+ * fail the store nor starve later listeners, and listeners should handle their own errors.
  */
-export type CredentialStoredListener = (event: CredentialStoredEvent) => void;
+export type CredentialStoredListener = (event: CredentialStoredEvent) => void | Promise<unknown>;
 
 export type StoreResult = { stored: true; stored_at_ms: number } | { stored: false; errors: CredentialFieldError[] };
 
@@ -112,7 +114,7 @@ export class CredentialStore {
     await this.db.credentials.put(rowKey(clientId, mode, venue), row);
     this.venueSets.delete(`${clientId}|${mode}`);
     await this.db.root.flushed;
-    notify(this.listeners, { client_id: clientId, mode, venue, stored_at_ms: storedAtMs });
+    await notify(this.listeners, { client_id: clientId, mode, venue, stored_at_ms: storedAtMs });
     return { stored: true, stored_at_ms: storedAtMs };
   }
 
@@ -156,13 +158,13 @@ export class CredentialStore {
     this.venueSets.delete(`${clientId}|${mode}`);
     if (removed) {
       await this.db.root.flushed;
-      notify(this.removedListeners, { client_id: clientId, mode, venue });
+      await notify(this.removedListeners, { client_id: clientId, mode, venue });
     }
     return removed;
   }
 
   /** Registers a listener for durable removals. */
-  onRemoved(listener: (event: Omit<CredentialStoredEvent, 'stored_at_ms'>) => void): void {
+  onRemoved(listener: (event: Omit<CredentialStoredEvent, 'stored_at_ms'>) => void | Promise<unknown>): void {
     this.removedListeners.push(listener);
   }
 
@@ -176,15 +178,21 @@ export class CredentialStore {
   }
 }
 
-/** Calls each listener in order; one that throws is contained (see CredentialStoredListener): the row is durable either way. */
-function notify<E>(listeners: readonly ((event: E) => void)[], event: E): void {
+/**
+ * Calls each listener in order and waits for the promises they answer; one that throws or
+ * rejects is contained (see CredentialStoredListener): the row is durable either way.
+ */
+async function notify<E>(listeners: readonly ((event: E) => void | Promise<unknown>)[], event: E): Promise<void> {
+  const pending: Promise<unknown>[] = [];
   for (const listener of listeners) {
     try {
-      listener(event);
+      const answer = listener(event);
+      if (answer instanceof Promise) pending.push(answer);
     } catch {
       // contained by contract
     }
   }
+  if (pending.length > 0) await Promise.allSettled(pending);
 }
 
 function rowKey(clientId: string, mode: CredentialMode, venue: VenueId): RowKey {

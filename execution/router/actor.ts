@@ -119,6 +119,13 @@ export function routerActor(key: string): Actor<RouterMessage> {
         storedOutcome: (contract, venue) => storedOutcome(resolutions, contract, venue),
       });
       service.start();
+      // Credentials made durable just before a crash may have lost their account's opening:
+      // it opens now (an account that has any row is left alone; live rows are never deleted).
+      if (owner.mode === 'live') {
+        for (const venue of storedVenues(r.db, owner.client_id, owner.mode)) {
+          service.openSimAccount(owner.client_id, owner.mode, venue).catch((err: unknown) => ctx.log.error({ err, venue }, 'sim account not opened'));
+        }
+      }
       publishOn(ctx, ROUTER_UP_TOPIC, key);
     },
 

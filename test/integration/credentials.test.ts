@@ -14,11 +14,16 @@ import { SignJWT } from 'jose';
 import { configFromEnv } from '../../config.ts';
 import { VENUES } from '../../domain/market.ts';
 import { CREDENTIALS_KEY_FILE } from '../../storage/crypto.ts';
+import { OPERATOR_CLIENT_ID } from '../../gateway/rate-limit/tiers.ts';
+import { Storage } from '../../storage/index.ts';
+import { positions, qtyOf } from '../helpers/recovery.ts';
 import {
   call,
   envelope,
   startTestService,
   TEST_JWT_SECRET,
+  TEST_OPERATOR_KEY,
+  venueCredentials,
   type JsonResponse,
   type TestService,
 } from '../helpers/service.ts';
@@ -285,7 +290,7 @@ describe('venue credentials (real service)', () => {
 
   it('tells stored-listeners after a POST, with no secret in the event', async () => {
     const events: unknown[] = [];
-    const off = creds().onStored((e) => events.push(e));
+    const off = creds().onStored((e) => void events.push(e));
     try {
       await store(alice, 'bybit', { api_key: 'by', api_secret: 'bybit-listener-secret' });
       assert.equal(events.length, 1);
@@ -370,6 +375,32 @@ describe('credentials key at start-up (real service)', () => {
       await svc.stop(false);
     }
     await assert.rejects(startTestService({ workers: 1, dataDir, credentialsKey: '8b'.repeat(32) }), /sealed with another credentials key/);
+  });
+
+  it("answers the POST once the simulated account is open; an account a crash cut off opens at the router's next start", async () => {
+    const dataDir = tempDir();
+    const key = '5c'.repeat(32);
+    const op = { token: TEST_OPERATOR_KEY };
+    let svc = await startTestService({ workers: 1, dataDir, credentialsKey: key });
+    try {
+      assert.equal((await call(svc.base, 'POST', '/v1/credentials/okx', { ...op, body: venueCredentials('okx') })).status, 200);
+      // No wait: the 200 means the account is there.
+      assert.equal(qtyOf(await positions(svc.base, TEST_OPERATOR_KEY), 'okx', 'BTC'), 100_000_000n);
+    } finally {
+      await svc.stop(false);
+    }
+    // A row stored with no router told of it: what a SIGKILL between the two durable writes leaves.
+    const storage = Storage.open(dataDir, { credentialsKey: key });
+    await storage.credentials.put(OPERATOR_CLIENT_ID, 'live', 'kraken', { api_key: 'k', api_secret: 'kraken-secret' });
+    await storage.close();
+    svc = await startTestService({ workers: 1, dataDir, credentialsKey: key });
+    try {
+      const rows = await positions(svc.base, TEST_OPERATOR_KEY);
+      assert.equal(qtyOf(rows, 'okx', 'BTC'), 100_000_000n, 'an opened account is left alone');
+      assert.equal(qtyOf(rows, 'kraken', 'BTC'), 100_000_000n, 'the cut-off account opened at start');
+    } finally {
+      await svc.stop(false);
+    }
   });
 
   it('refuses to start with an invalid CREDENTIALS_KEY, without echoing it', async () => {

@@ -148,7 +148,7 @@ describe('credential store', () => {
       storage.credentials.onStored(() => {
         throw new Error('listener failure');
       });
-      const off = storage.credentials.onStored((e) => events.push(e));
+      const off = storage.credentials.onStored((e) => void events.push(e));
       const result = await storage.credentials.put('bob', 'sandbox', 'bybit', { api_key: 'k', api_secret: 'listener-secret' });
       assert.equal(result.stored, true);
       assert.equal(events.length, 1);
@@ -159,6 +159,20 @@ describe('credential store', () => {
       off();
       await storage.credentials.put('bob', 'sandbox', 'bybit', { api_key: 'k', api_secret: 's' });
       assert.equal(events.length, 1, 'removed listeners are not called');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('answers a store once the promises its listeners answer have settled; a rejection is contained', async () => {
+    const storage = Storage.open(tempDir(), { credentialsKey: KEY_HEX });
+    try {
+      let opened = false;
+      storage.credentials.onStored(() => Promise.reject(new Error('listener rejected')));
+      storage.credentials.onStored(() => new Promise<void>((resolve) => setTimeout(() => ((opened = true), resolve()), 30)));
+      const result = await storage.credentials.put('carol', 'live', 'okx', { api_key: 'k', api_secret: 's', passphrase: 'p' });
+      assert.equal(result.stored, true);
+      assert.equal(opened, true, 'the store waited for the listener that opens the account');
     } finally {
       await storage.close();
     }

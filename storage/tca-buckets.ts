@@ -27,10 +27,17 @@ export class TcaBucketStore {
     this.db.writes.watch(this.db.tcaBuckets.put(key, value));
   }
 
-  /** The client's buckets in this mode whose hour is in [fromHourMs, toHourMs). */
-  *range(clientId: string, mode: Mode, fromHourMs: number, toHourMs: number): Generator<StoredBucketRow> {
-    for (const { key, value } of this.db.tcaBuckets.getRange({ start: [clientId, mode, fromHourMs], end: [clientId, mode, toHourMs] })) {
-      yield { key: key as TcaBucketKey, value: value as Record<string, unknown> };
+  /**
+   * The client's buckets in this mode whose hour is in [fromHourMs, toHourMs) and whose key
+   * `wanted` accepts: keys are walked alone, and only the wanted values are read and decoded
+   * (a query of orders whole skips the venue rows, most of them).
+   */
+  *range(clientId: string, mode: Mode, fromHourMs: number, toHourMs: number, wanted: (key: TcaBucketKey) => boolean = () => true): Generator<StoredBucketRow> {
+    for (const key of this.db.tcaBuckets.getKeys({ start: [clientId, mode, fromHourMs], end: [clientId, mode, toHourMs] })) {
+      const k = key as TcaBucketKey;
+      if (!wanted(k)) continue;
+      const value = this.db.tcaBuckets.get(k) as Record<string, unknown> | undefined;
+      if (value !== undefined) yield { key: k, value };
     }
   }
 }

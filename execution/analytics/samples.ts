@@ -20,7 +20,7 @@ export function provenanceOf(order: Pick<OrderRecord, 'reconciliation_state'>, t
  * venue it filled on. Empty when it has no TCA (nothing filled). Bucketed by the UTC hour it
  * completed in. Prediction orders are `prediction` samples in probability bps.
  */
-export function tcaSamples(order: Pick<OrderRecord, 'symbol' | 'side' | 'routing_version' | 'reconciliation_state' | 'updated_unix_ns' | 'tca'>): TcaSample[] {
+export function tcaSamples(order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'routing_version' | 'reconciliation_state' | 'updated_unix_ns' | 'tca'>): TcaSample[] {
   const tca = order.tca as TcaReport | null;
   if (tca === null || tca.filled_qty_1e8 <= 0 || !(tca.notional_usd_1e9 > 0)) return [];
   const hour_ms = hourOf(Math.floor(order.updated_unix_ns / NS_PER_MS));
@@ -41,6 +41,7 @@ export function tcaSamples(order: Pick<OrderRecord, 'symbol' | 'side' | 'routing
       savings_bps: tca.savings_vs_best_single_venue_bps,
       savings_usd_1e9: tca.savings_usd_1e9,
       fees_usd_1e9: tca.fees_usd_1e9,
+      order: { node_order_id: order.node_order_id, side: order.side },
     },
   ];
   for (const v of tca.venues) {

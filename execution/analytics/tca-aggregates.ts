@@ -18,10 +18,51 @@ export interface TcaFilter {
   routing_version?: number | undefined;
 }
 
+/** How a query groups the buckets it reads: one total, or per venue, routing version, symbol or UTC-aligned interval. */
+export type TcaGrouping = 'none' | 'venue' | 'routing_version' | 'symbol' | { interval_ms: number };
+
+/** The group a bucket key falls in. */
+export function groupOf(g: TcaGrouping, k: TcaBucketKey): string {
+  if (g === 'none') return '';
+  if (g === 'venue') return k[6];
+  if (g === 'routing_version') return String(k[5]);
+  if (g === 'symbol') return k[4];
+  // Epoch-aligned intervals are UTC-aligned: the epoch is a UTC midnight.
+  return String(Math.floor(k[2] / g.interval_ms) * g.interval_ms);
+}
+
+/** Whether a bucket key is one a query of `kind` over `f` reads. */
+function wants(kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, k: TcaBucketKey): boolean {
+  return (
+    k[2] >= f.from_hour_ms &&
+    k[2] < f.to_hour_ms &&
+    k[3] === kind &&
+    (f.symbol === undefined || k[4] === f.symbol) &&
+    (f.routing_version === undefined || k[5] === f.routing_version) &&
+    (f.allVenues === true ? k[6] !== '' : k[6] === (f.venue ?? ''))
+  );
+}
+
 interface Entry {
   key: TcaBucketKey;
   bucket: TcaBucket;
 }
+
+/**
+ * A query's answer kept for the next ask and folded forward as orders complete (every sample
+ * its filter wants goes into its group), so a dashboard polling a month of TCA merges the
+ * month's buckets once, not on every poll.
+ */
+interface Answer {
+  kind: TcaKind;
+  filter: TcaFilter & { allVenues?: boolean };
+  grouping: TcaGrouping;
+  groups: Map<string, TcaBucket>;
+}
+
+/** Answers kept per (client, mode), and (client, mode)s with answers; the oldest goes first. */
+const ANSWERS_PER_OWNER = 32;
+const ANSWER_OWNERS = 1_024;
 
 const keyString = (k: TcaBucketKey) => k.join('\u0000');
 const ownerString = (client: string, mode: Mode) => `${client}\u0000${mode}`;
@@ -37,6 +78,8 @@ export class TcaAggregates {
   private readonly cache = new Map<string, Map<string, Entry>>();
   private size = 0;
   private readonly dirty = new Map<string, Entry>();
+  /** owner -> answer key -> answer */
+  private readonly answers = new Map<string, Map<string, Answer>>();
   private readonly unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false });
 
   constructor(
@@ -50,20 +93,28 @@ export class TcaAggregates {
   }
 
   completed(clientId: string, mode: Mode, order: CompletedOrder): void {
-    for (const s of tcaSamples(order)) this.touch(clientId, mode, s).add(s);
+    const answers = this.answers.get(ownerString(clientId, mode));
+    for (const s of tcaSamples(order)) {
+      for (const b of this.touch(clientId, mode, s, answers)) b.add(s);
+    }
     for (const s of execSamples(order)) {
-      const exec = this.touch(clientId, mode, s).exec;
-      if (s.order !== undefined) exec.addOrder(s.order);
-      if (s.leg !== undefined) exec.addLeg(s.leg);
+      for (const b of this.touch(clientId, mode, s, answers)) {
+        if (s.order !== undefined) b.exec.addOrder(s.order);
+        if (s.leg !== undefined) b.exec.addLeg(s.leg);
+      }
     }
   }
 
-  /** The bucket of a sample's key, marked to be written. */
-  private touch(clientId: string, mode: Mode, s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }): TcaBucket {
+  /** The buckets a sample goes into: its key's bucket (marked to be written) and its group in each kept answer that wants it. */
+  private touch(clientId: string, mode: Mode, s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }, answers: Map<string, Answer> | undefined): TcaBucket[] {
     const key: TcaBucketKey = [clientId, mode, s.hour_ms, s.kind, s.symbol, s.routing_version, s.venue];
     const entry = this.entry(key, true)!;
     this.dirty.set(keyString(key), entry);
-    return entry.bucket;
+    const into = [entry.bucket];
+    if (answers !== undefined) {
+      for (const a of answers.values()) if (a.kind === s.kind && wants(a.kind, a.filter, key)) into.push(groupIn(a.groups, groupOf(a.grouping, key)));
+    }
+    return into;
   }
 
   /** Writes every bucket changed since the last call (in the current event turn's transaction); returns their keys. */
@@ -79,50 +130,53 @@ export class TcaAggregates {
   forget(keys: readonly string[]): void {
     for (const k of keys) {
       const [client, mode] = k.split('\u0000', 2);
-      if (this.cache.get(ownerString(client!, mode as Mode))?.delete(k)) this.size--;
+      const owner = ownerString(client!, mode as Mode);
+      if (this.cache.get(owner)?.delete(k)) this.size--;
+      // The answers folded what did not commit.
+      this.answers.delete(owner);
     }
   }
 
-  /** The merged bucket of `kind` over the filter's window and dimensions. */
+  /** The merged bucket of `kind` over the filter's window and dimensions (read-only: it may be a kept answer). */
   query(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter): TcaBucket {
-    return this.grouped(clientId, mode, kind, f, () => '').get('') ?? new TcaBucket();
+    return this.grouped(clientId, mode, kind, f, 'none').get('') ?? new TcaBucket();
   }
 
   /**
-   * The buckets of the window merged per group: `group` names the group of a bucket key that
-   * passes the filter (venue '' rows are the orders whole; `f.venue` undefined with
-   * `allVenues` reads every venue's rows instead). Groups with no bucket are absent.
+   * The buckets of the window merged per group (venue '' rows are the orders whole; `f.venue`
+   * undefined with `allVenues` reads every venue's rows instead). Groups with no bucket are
+   * absent. The map and its buckets are a kept answer, folded forward as orders complete: read
+   * them, never change them.
    */
-  grouped(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, group: (k: TcaBucketKey) => string): Map<string, TcaBucket> {
-    const out = new Map<string, TcaBucket>();
+  grouped(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, grouping: TcaGrouping): ReadonlyMap<string, TcaBucket> {
+    const owner = ownerString(clientId, mode);
+    const id = answerKey(kind, f, grouping);
+    let answers = this.answers.get(owner);
+    const kept = answers?.get(id);
+    if (kept !== undefined) return kept.groups;
+    const groups = new Map<string, TcaBucket>();
     const seen = new Set<string>();
-    const wanted = (k: TcaBucketKey) =>
-      k[2] >= f.from_hour_ms &&
-      k[2] < f.to_hour_ms &&
-      k[3] === kind &&
-      (f.symbol === undefined || k[4] === f.symbol) &&
-      (f.routing_version === undefined || k[5] === f.routing_version) &&
-      (f.allVenues === true ? k[6] !== '' : k[6] === (f.venue ?? ''));
-    const add = (k: TcaBucketKey, b: TcaBucket) => {
-      const g = group(k);
-      let total = out.get(g);
-      if (total === undefined) out.set(g, (total = new TcaBucket()));
-      total.merge(b);
-    };
+    const want = (k: TcaBucketKey) => wants(kind, f, k);
     // Buckets written this turn are not visible to a read until their commit: the cache has them.
-    const owned = this.cache.get(ownerString(clientId, mode));
+    const owned = this.cache.get(owner);
     if (owned !== undefined) {
       for (const [ks, e] of owned) {
-        if (!wanted(e.key)) continue;
+        if (!want(e.key)) continue;
         seen.add(ks);
-        add(e.key, e.bucket);
+        groupIn(groups, groupOf(grouping, e.key)).merge(e.bucket);
       }
     }
-    for (const row of this.store.range(clientId, mode, f.from_hour_ms, f.to_hour_ms)) {
-      if (!wanted(row.key) || seen.has(keyString(row.key))) continue;
-      add(row.key, this.remember(row.key, TcaBucket.fromStored(row.value as unknown as StoredTcaBucket)).bucket);
+    for (const row of this.store.range(clientId, mode, f.from_hour_ms, f.to_hour_ms, want)) {
+      if (seen.has(keyString(row.key))) continue;
+      groupIn(groups, groupOf(grouping, row.key)).merge(this.remember(row.key, TcaBucket.fromStored(row.value as unknown as StoredTcaBucket)).bucket);
     }
-    return out;
+    if (answers === undefined) {
+      if (this.answers.size >= ANSWER_OWNERS) this.answers.delete(this.answers.keys().next().value!);
+      this.answers.set(owner, (answers = new Map()));
+    }
+    if (answers.size >= ANSWERS_PER_OWNER) answers.delete(answers.keys().next().value!);
+    answers.set(id, { kind, filter: { ...f }, grouping, groups });
+    return groups;
   }
 
   private entry(key: TcaBucketKey, create: boolean): Entry | undefined {
@@ -158,6 +212,17 @@ export class TcaAggregates {
       }
     }
   }
+}
+
+function groupIn(groups: Map<string, TcaBucket>, g: string): TcaBucket {
+  let b = groups.get(g);
+  if (b === undefined) groups.set(g, (b = new TcaBucket()));
+  return b;
+}
+
+function answerKey(kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, g: TcaGrouping): string {
+  const by = typeof g === 'string' ? g : `interval:${g.interval_ms}`;
+  return [kind, f.from_hour_ms, f.to_hour_ms, f.symbol ?? '', f.venue ?? '', f.routing_version ?? '', f.allVenues === true ? 'all' : '', by].join('\u0000');
 }
 
 /** The UTC hours a [since, until) window of instants touches. */

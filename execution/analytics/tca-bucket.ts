@@ -39,7 +39,29 @@ export interface TcaSample {
   savings_usd_1e9: number | null;
   fees_usd_1e9: number;
   provenance: Provenance;
+  /** the order whole: its id and side, for the best and worst orders of a report */
+  order?: { node_order_id: string; side: 'buy' | 'sell' };
 }
+
+/**
+ * An order at an extreme of a bucket, ranked by what its shortfall cost in USD (shortfall bps x
+ * filled notional): a large order a few bps off costs more than a tiny one far off.
+ */
+export interface OrderExtreme {
+  node_order_id: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  routing_version: number;
+  hour_ms: number;
+  notional_usd_1e9: number;
+  shortfall_bps: number;
+  /** shortfall x notional, USD 1e9 (negative: better than the arrival mid) */
+  shortfall_cost_usd_1e9: number;
+  savings_bps: number | null;
+}
+
+/** How many best and worst orders a bucket keeps (a merge keeps the extremes of both: exact). */
+export const EXTREMES_KEPT = 5;
 
 /** A bucket as stored: plain fields, exact sums as decimal strings, the sketch as DDSketch's protobuf bytes. */
 export interface StoredTcaBucket {
@@ -60,6 +82,9 @@ export interface StoredTcaBucket {
   fees_usd_1e9: string;
   provenance: Record<Provenance, number>;
   sketch: Uint8Array;
+  /** absent in buckets written before they were kept */
+  best?: OrderExtreme[];
+  worst?: OrderExtreme[];
   /** execution counters (exec-counts.ts); absent in buckets written before they were kept */
   exec?: Record<string, unknown>;
 }
@@ -89,6 +114,9 @@ export class TcaBucket {
   sketch = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY });
   /** every ended order of the row (with or without fills) and, on a venue row, its legs there */
   exec = new ExecCounts();
+  /** the whole orders of the row that cost least and most (lowest and highest shortfall cost first) */
+  best: OrderExtreme[] = [];
+  worst: OrderExtreme[] = [];
 
   add(s: TcaSample): void {
     const w = s.notional_usd_1e9 / 1e9;
@@ -105,6 +133,21 @@ export class TcaBucket {
     this.w_shortfall_sq += w * s.shortfall_bps * s.shortfall_bps;
     this.w_sq += w * w;
     this.sketch.accept(s.shortfall_bps, w);
+    if (s.order !== undefined) {
+      const e: OrderExtreme = {
+        node_order_id: s.order.node_order_id,
+        symbol: s.symbol,
+        side: s.order.side,
+        routing_version: s.routing_version,
+        hour_ms: s.hour_ms,
+        notional_usd_1e9: s.notional_usd_1e9,
+        shortfall_bps: s.shortfall_bps,
+        shortfall_cost_usd_1e9: Math.round((s.shortfall_bps * s.notional_usd_1e9) / 10_000),
+        savings_bps: s.savings_bps,
+      };
+      keepExtremes(this.best, [e], 1);
+      keepExtremes(this.worst, [e], -1);
+    }
     if (s.savings_bps !== null) {
       this.benchmarked++;
       this.benchmark_weight += w;
@@ -133,12 +176,16 @@ export class TcaBucket {
     for (const p of PROVENANCES) this.provenance[p] += other.provenance[p];
     mergeSketch(this.sketch, other.sketch);
     this.exec.merge(other.exec);
+    keepExtremes(this.best, other.best, 1);
+    keepExtremes(this.worst, other.worst, -1);
   }
 
   toStored(): StoredTcaBucket {
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, ...sums } = this;
+    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, best, worst, ...sums } = this;
     return {
       ...sums,
+      best: [...best],
+      worst: [...worst],
       exec: exec.toStored(),
       notional_usd_1e9: String(notional_usd_1e9),
       savings_usd_1e9: String(savings_usd_1e9),
@@ -150,8 +197,10 @@ export class TcaBucket {
 
   static fromStored(s: StoredTcaBucket): TcaBucket {
     const b = new TcaBucket();
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, ...sums } = s;
+    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, best, worst, ...sums } = s;
     Object.assign(b, sums);
+    b.best = best ?? [];
+    b.worst = worst ?? [];
     if (exec !== undefined) b.exec = ExecCounts.fromStored(exec);
     b.notional_usd_1e9 = BigInt(notional_usd_1e9);
     b.savings_usd_1e9 = BigInt(savings_usd_1e9);
@@ -209,6 +258,17 @@ export interface TcaSummary {
   benchmarked_orders: number;
   win_rate: number | null;
   provenance: Record<Provenance, number>;
+}
+
+/**
+ * Adds `more` to a list of extremes kept in order (`dir` 1: lowest cost first; -1: highest
+ * first), keeping EXTREMES_KEPT; ties go to the lower order id, so a merge is order-independent.
+ */
+function keepExtremes(list: OrderExtreme[], more: readonly OrderExtreme[], dir: 1 | -1): void {
+  if (more.length === 0) return;
+  for (const e of more) if (!list.some((x) => x.node_order_id === e.node_order_id)) list.push(e);
+  list.sort((a, b) => dir * (a.shortfall_cost_usd_1e9 - b.shortfall_cost_usd_1e9) || (a.node_order_id < b.node_order_id ? -1 : a.node_order_id > b.node_order_id ? 1 : 0));
+  if (list.length > EXTREMES_KEPT) list.length = EXTREMES_KEPT;
 }
 
 function round4(x: number): number {

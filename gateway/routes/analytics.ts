@@ -3,10 +3,9 @@ import type { GatewayContext } from '../context.ts';
 import { Errors } from '../errors.ts';
 import { principalOf, type RouteSpec } from '../http/route.ts';
 import { parseInstantMs } from '../http/instants.ts';
-import { hourWindow } from '../../execution/analytics/tca-aggregates.ts';
+import { hourWindow, type TcaGrouping } from '../../execution/analytics/tca-aggregates.ts';
 import { SKETCH_RELATIVE_ACCURACY, TcaBucket } from '../../execution/analytics/tca-bucket.ts';
 import { SIZE_BUCKETS } from '../../execution/analytics/exec-counts.ts';
-import type { TcaBucketKey } from '../../storage/database.ts';
 import { exactInt } from '../../domain/units.ts';
 import {
   ExecutionAnalyticsQuery,
@@ -65,12 +64,15 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     return { p, hours, head: { since: iso(hours.from_hour_ms), until: iso(hours.to_hour_ms), symbol: q.symbol ?? null, is_sandbox: p.mode === 'sandbox' } };
   };
   /** Both kinds' buckets merged per group: execution counts cover spot, perp and prediction orders alike. */
-  const allKinds = (p: { client_id: string; mode: 'live' | 'sandbox' }, f: Parameters<typeof ctx.tcaAggregates.grouped>[3], group: (k: TcaBucketKey) => string) => {
-    const out = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', f, group);
-    for (const [g, b] of ctx.tcaAggregates.grouped(p.client_id, p.mode, 'prediction', f, group)) {
-      const into = out.get(g);
-      if (into === undefined) out.set(g, b);
-      else into.merge(b);
+  const allKinds = (p: { client_id: string; mode: 'live' | 'sandbox' }, f: Parameters<typeof ctx.tcaAggregates.grouped>[3], grouping: TcaGrouping) => {
+    // The grouped maps are kept answers: merge them into fresh buckets, never into each other.
+    const out = new Map<string, TcaBucket>();
+    for (const kind of ['price', 'prediction'] as const) {
+      for (const [g, b] of ctx.tcaAggregates.grouped(p.client_id, p.mode, kind, f, grouping)) {
+        let into = out.get(g);
+        if (into === undefined) out.set(g, (into = new TcaBucket()));
+        into.merge(b);
+      }
     }
     return out;
   };
@@ -93,7 +95,7 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
       const q = req.query as Static<typeof ExecutionAnalyticsQuery>;
       const { p, hours, head } = scope(req, q);
       const filter = { ...hours, symbol: q.symbol, routing_version: q.routing_version };
-      const all = allKinds(p, filter, () => '').get('') ?? new TcaBucket();
+      const all = allKinds(p, filter, 'none').get('') ?? new TcaBucket();
       const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', filter).summary();
       const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', filter).summary();
       const e = all.exec.summary();
@@ -118,7 +120,7 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     get('/v1/analytics/venues', 'getVenueAnalytics', 'Per venue: legs sent, acknowledged, filled, rejected, rates, average ack latency, a composite quality score, by size', TcaVenuesQuery, { description: 'Venue analytics', schema: VenueAnalyticsSchema }, {}, (req) => {
       const q = req.query as Static<typeof TcaVenuesQuery>;
       const { p, hours, head } = scope(req, q);
-      const byVenue = allKinds(p, { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+      const byVenue = allKinds(p, { ...hours, symbol: q.symbol, allVenues: true }, 'venue');
       const venues = [...byVenue]
         .map(([venue, b]) => {
           const legs = b.exec.summary().legs;
@@ -159,7 +161,7 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     get('/v1/analytics/tca/venues', 'getTcaVenues', 'Per-venue notional-weighted TCA attribution: each venue’s slices of your orders', TcaVenuesQuery, { description: 'Per-venue attribution', schema: TcaVenuesSchema }, {}, (req) => {
       const q = req.query as Static<typeof TcaVenuesQuery>;
       const { p, hours, head } = scope(req, q);
-      const byVenue = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol, allVenues: true }, (k) => k[6]);
+      const byVenue = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol, allVenues: true }, 'venue');
       const total = [...byVenue.values()].reduce((s, b) => s + b.weight, 0);
       const venues = [...byVenue]
         .map(([venue, b]) => ({ venue, share_of_notional: total > 0 ? Math.round((b.weight / total) * 10_000) / 10_000 : 0, ...summaryView(b) }))
@@ -171,8 +173,7 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
       const interval = (q.interval ?? '1h') as keyof typeof TCA_INTERVALS;
       const step = TCA_INTERVALS[interval];
       const { p, hours, head } = scope(req, q, 7 * DAY_MS);
-      // Epoch-aligned intervals are UTC-aligned: the epoch is a UTC midnight.
-      const byStart = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(Math.floor(k[2] / step) * step));
+      const byStart = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, { interval_ms: step });
       const points = [...byStart]
         .map(([start, b]) => ({ start: Number(start), b }))
         .sort((a, b) => a.start - b.start)
@@ -182,7 +183,7 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     get('/v1/analytics/tca/versions', 'getTcaVersions', 'Routing versions side by side over your own flow, with a confidence interval on each difference', TcaVenuesQuery, { description: 'Routing versions compared', schema: TcaVersionsSchema }, { description: 'An extension of the spec (the A/B view of routing versions 1-3). Compares the notional-weighted mean implementation shortfall of each version against version 1 and version 2.' }, (req) => {
       const q = req.query as Static<typeof TcaVenuesQuery>;
       const { p, hours, head } = scope(req, q);
-      const byVersion = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, (k) => String(k[5]));
+      const byVersion = ctx.tcaAggregates.grouped(p.client_id, p.mode, 'price', { ...hours, symbol: q.symbol }, 'routing_version');
       const stats = new Map([1, 2, 3].map((v) => [v, byVersion.get(String(v))?.shortfallMean() ?? null]));
       const versions = [1, 2, 3].map((v) => {
         const b = byVersion.get(String(v));

@@ -53,10 +53,13 @@ describe('TCA bucket', () => {
   it('weights every average by notional, counts wins over benchmarked orders only, sums money exactly', () => {
     const b = new TcaBucket();
     // $1,000 at 10 bps, $3,000 at -2 bps (better than the mid), $6,000 at 5 bps, unbenchmarked.
-    b.add(sample({ notional_usd_1e9: 1_000e9, shortfall_bps: 10, spread_bps: 2, fee_bps: 7.5, impact_bps: 8, savings_bps: 3, savings_usd_1e9: 300_000_000, fees_usd_1e9: 750_000_000 }));
-    b.add(sample({ notional_usd_1e9: 3_000e9, shortfall_bps: -2, spread_bps: 1, fee_bps: 7.5, impact_bps: -3, savings_bps: -1, savings_usd_1e9: -300_000_000, fees_usd_1e9: 2_250_000_000 }));
-    b.add(sample({ notional_usd_1e9: 6_000e9, shortfall_bps: 5, spread_bps: 1.5, fee_bps: 2, impact_bps: 3.5, fees_usd_1e9: 1_200_000_000, provenance: 'no_benchmark' }));
+    b.add(sample({ notional_usd_1e9: 1_000e9, shortfall_bps: 10, spread_bps: 2, fee_bps: 7.5, impact_bps: 8, savings_bps: 3, savings_usd_1e9: 300_000_000, fees_usd_1e9: 750_000_000, order: { node_order_id: 'n1', side: 'buy' } }));
+    b.add(sample({ notional_usd_1e9: 3_000e9, shortfall_bps: -2, spread_bps: 1, fee_bps: 7.5, impact_bps: -3, savings_bps: -1, savings_usd_1e9: -300_000_000, fees_usd_1e9: 2_250_000_000, order: { node_order_id: 'n2', side: 'buy' } }));
+    b.add(sample({ notional_usd_1e9: 6_000e9, shortfall_bps: 5, spread_bps: 1.5, fee_bps: 2, impact_bps: 3.5, fees_usd_1e9: 1_200_000_000, provenance: 'no_benchmark', order: { node_order_id: 'n3', side: 'sell' } }));
     const s = b.summary();
+    // The best and worst orders, ranked by shortfall cost in USD: $6,000 x 5 bps = $3 costs more than $1,000 x 10 bps = $1.
+    assert.deepEqual(b.worst.map((e) => [e.node_order_id, e.shortfall_cost_usd_1e9]), [['n3', 3e9], ['n1', 1e9], ['n2', -0.6e9]]);
+    assert.deepEqual(b.best.map((e) => e.node_order_id), ['n2', 'n1', 'n3'], '$3,000 at -2 bps saved $0.60');
     assert.equal(s.orders, 3);
     assert.equal(s.notional_usd_1e9, 10_000_000_000_000n);
     assert.equal(s.avg_implementation_shortfall_bps, (1 * 10 + 3 * -2 + 6 * 5) / 10); // 3.4
@@ -72,6 +75,15 @@ describe('TCA bucket', () => {
     // Weighted p50: $6,000 of $10,000 sits at 5 bps and the cumulative weight crosses half there.
     assert.ok(Math.abs(s.shortfall_percentiles_bps.p50! - 5) <= 5 * SKETCH_RELATIVE_ACCURACY, String(s.shortfall_percentiles_bps.p50));
     assert.ok(Math.abs(s.shortfall_percentiles_bps.p99! - 10) <= 10 * SKETCH_RELATIVE_ACCURACY, String(s.shortfall_percentiles_bps.p99));
+  });
+
+  it('keeps the five costliest and cheapest whole orders; never a venue slice', () => {
+    const b = new TcaBucket();
+    for (let i = 0; i < 12; i++) b.add(sample({ shortfall_bps: i - 6, order: { node_order_id: `n${String(i).padStart(2, '0')}`, side: 'buy' } }));
+    b.add(sample({ venue: 'okx', shortfall_bps: 90 }));
+    assert.deepEqual(b.worst.map((e) => e.shortfall_bps), [5, 4, 3, 2, 1]);
+    assert.deepEqual(b.best.map((e) => e.shortfall_bps), [-6, -5, -4, -3, -2]);
+    assert.deepEqual(b.worst[0], { node_order_id: 'n11', symbol: 'BTC-USDT', side: 'buy', routing_version: 1, hour_ms: T0, notional_usd_1e9: 1_000e9, shortfall_bps: 5, shortfall_cost_usd_1e9: 0.5e9, savings_bps: null });
   });
 
   it('an empty bucket answers nulls, not zeros or NaN', () => {
@@ -110,7 +122,7 @@ describe('TCA bucket', () => {
         const one = new TcaBucket();
         const many = Array.from({ length: parts }, () => new TcaBucket());
         rows.forEach(([bps4, usd, bench], i) => {
-          const s = sample({ shortfall_bps: bps4 / 10_000, notional_usd_1e9: usd * 1e9, savings_bps: bench ? bps4 / 20_000 : null, savings_usd_1e9: bench ? usd : null, fees_usd_1e9: usd * 3 });
+          const s = sample({ shortfall_bps: bps4 / 10_000, notional_usd_1e9: usd * 1e9, savings_bps: bench ? bps4 / 20_000 : null, savings_usd_1e9: bench ? usd : null, fees_usd_1e9: usd * 3, order: { node_order_id: `n${i}`, side: 'buy' } });
           one.add(s);
           many[i % parts]!.add(s);
         });
@@ -120,6 +132,7 @@ describe('TCA bucket', () => {
         const b = merged.summary();
         // Float sums may differ in the last bits by order of addition; the rounding to 1e-4 hides it.
         assert.deepEqual(b, a);
+        assert.deepEqual([merged.best, merged.worst], [one.best, one.worst], 'the extremes of the parts are the extremes of the whole');
       }),
       { numRuns: 150, seed: 7 },
     );
@@ -128,6 +141,7 @@ describe('TCA bucket', () => {
 
 describe('TCA samples of an order', () => {
   const order = {
+    node_order_id: 'ord-1',
     symbol: 'BTC-USDT',
     side: 'buy' as const,
     routing_version: 2 as const,
@@ -216,6 +230,7 @@ describe('TCA aggregates over LMDB', () => {
     const updated = (T0 + hour * HOUR_MS + (i % 3_600) * 1_000) * 1e6;
     const rejected = i % 9 === 4;
     return {
+      node_order_id: `ord-${i}`,
       symbol,
       side: (i % 2 === 0 ? 'buy' : 'sell') as 'buy' | 'sell',
       routing_version: rv,
@@ -269,9 +284,13 @@ describe('TCA aggregates over LMDB', () => {
           try {
             const incremental = new TcaAggregates(storage.tcaBuckets, 16); // a small cache: evictions and re-reads are exercised too
             const orders = specs.map((s, i) => orderAt(i, s.hour, s.rv, s.sym, s.venues));
+            const windows = [hourWindow(T0, T0 + 31 * HOUR_MS), hourWindow(T0 + 5 * HOUR_MS, T0 + 17 * HOUR_MS + 1)];
+            const filters = windows.flatMap((w) => [undefined, 'BTC-USDT'].flatMap((symbol) => [undefined, 2].flatMap((routing_version) => [undefined, 'okx'].map((venue) => ({ ...w, symbol, routing_version, venue })))));
             let i = 0;
             for (const s of specs) {
               for (let k = 0; k < s.batch && i < orders.length; k++) incremental.completed('c1', 'live', orders[i++]!);
+              // Queries between batches keep answers that later orders must fold forward.
+              if (i % 3 === 0) for (const f of filters) incremental.query('c1', 'live', 'price', f);
               incremental.writeDirty();
               await storage.orders.durable();
             }
@@ -279,7 +298,6 @@ describe('TCA aggregates over LMDB', () => {
             incremental.writeDirty();
             await storage.orders.durable();
             // From scratch: every order into one bucket per query, no storage.
-            const windows = [hourWindow(T0, T0 + 31 * HOUR_MS), hourWindow(T0 + 5 * HOUR_MS, T0 + 17 * HOUR_MS + 1)];
             for (const w of windows) {
               for (const symbol of [undefined, 'BTC-USDT']) {
                 for (const routing_version of [undefined, 2]) {
@@ -301,6 +319,8 @@ describe('TCA aggregates over LMDB', () => {
                     assert.deepEqual(warm.summary(), expected.summary(), what);
                     assert.deepEqual(fresh.summary(), expected.summary(), 'read back from LMDB alone');
                     assert.deepEqual(warm.exec.summary(), expected.exec.summary(), `execution counts ${what}`);
+                    assert.deepEqual([warm.best, warm.worst], [expected.best, expected.worst], `best and worst orders ${what}`);
+                    assert.deepEqual([fresh.best, fresh.worst], [expected.best, expected.worst], 'best and worst orders read back from LMDB alone');
                     assert.deepEqual(fresh.exec.summary(), expected.exec.summary(), 'execution counts read back from LMDB alone');
                   }
                 }

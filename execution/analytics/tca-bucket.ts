@@ -271,7 +271,8 @@ function keepExtremes(list: OrderExtreme[], more: readonly OrderExtreme[], dir: 
   if (list.length > EXTREMES_KEPT) list.length = EXTREMES_KEPT;
 }
 
-function round4(x: number): number {
+/** Rounded to 1e-4, like an order's TCA figures. */
+export function round4(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 

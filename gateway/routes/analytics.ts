@@ -6,7 +6,8 @@ import { parseInstantMs } from '../http/instants.ts';
 import { hourWindow, type TcaGrouping } from '../../execution/analytics/tca-aggregates.ts';
 import { SKETCH_RELATIVE_ACCURACY, TcaBucket } from '../../execution/analytics/tca-bucket.ts';
 import { SIZE_BUCKETS } from '../../execution/analytics/exec-counts.ts';
-import { exactInt } from '../../domain/units.ts';
+import { exactInt, type ExactInt } from '../../domain/units.ts';
+import { tcaQuality, tcaReport } from '../../execution/analytics/report.ts';
 import {
   ExecutionAnalyticsQuery,
   ExecutionAnalyticsSchema,
@@ -21,6 +22,10 @@ import {
   TcaVersionsSchema,
   TcaVenuesQuery,
   TcaVenuesSchema,
+  TCA_PERIODS,
+  TcaReportQuery,
+  TcaReportSchema,
+  TcaQualitySchema,
 } from '../schemas/analytics.ts';
 import { marketAnalytics } from '../market/market-analytics.ts';
 
@@ -41,10 +46,16 @@ export function queryWindow(q: { since?: string | undefined; until?: string | un
   return { sinceMs, untilMs };
 }
 
-function summaryView(b: TcaBucket) {
-  const s = b.summary();
-  return { ...s, notional_usd_1e9: exactInt(s.notional_usd_1e9), total_savings_usd_1e9: exactInt(s.total_savings_usd_1e9), fees_usd_1e9: exactInt(s.fees_usd_1e9) };
+/** Bigints as numbers where a double holds them exactly (the body writer keeps the rest exact). */
+type Exact<T> = T extends bigint ? ExactInt : T extends readonly (infer U)[] ? Exact<U>[] : T extends object ? { [K in keyof T]: Exact<T[K]> } : T;
+function exact<T>(x: T): Exact<T> {
+  if (typeof x === 'bigint') return exactInt(x) as Exact<T>;
+  if (Array.isArray(x)) return x.map(exact) as Exact<T>;
+  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, exact(v)])) as Exact<T>;
+  return x as Exact<T>;
 }
+
+const summaryView = (b: TcaBucket) => exact(b.summary());
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -200,6 +211,38 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
         return { routing_version: a!, baseline_version: base!, difference_bps: diff, ci95_bps: ci, significant: ci.low > 0 || ci.high < 0 };
       });
       return { status: 200, body: { ...head, versions, comparisons } };
+    }),
+    get('/v1/analytics/tca/report', 'getTcaReport', 'A structured TCA report of the last week or month: headline figures against the period before, best and worst orders, per venue, routing version and symbol', TcaReportQuery, { description: 'TCA report', schema: TcaReportSchema }, { description: 'The period is the 7 (week) or 30 (month) days ending at `until` (default now), in whole UTC hours; the previous period is the one of the same length just before it. Best and worst orders are ranked by what their shortfall cost in USD (shortfall x notional).' }, (req) => {
+      const q = req.query as Static<typeof TcaReportQuery>;
+      const period = (q.period ?? 'week') as keyof typeof TCA_PERIODS;
+      const length = TCA_PERIODS[period];
+      const { p, hours, head } = scope(req, { until: q.until, symbol: q.symbol, since: undefined }, length);
+      const span = hours.to_hour_ms - hours.from_hour_ms;
+      const before = { from_hour_ms: hours.from_hour_ms - span, to_hour_ms: hours.from_hour_ms };
+      const g = (f: Parameters<typeof ctx.tcaAggregates.grouped>[3], grouping: TcaGrouping, kind: 'price' | 'prediction' = 'price') => ctx.tcaAggregates.grouped(p.client_id, p.mode, kind, f, grouping);
+      const one = (m: ReadonlyMap<string, TcaBucket>) => m.get('') ?? new TcaBucket();
+      const filter = { ...hours, symbol: q.symbol };
+      const report = tcaReport({
+        current: one(g(filter, 'none')),
+        previous: one(g({ ...before, symbol: q.symbol }, 'none')),
+        byVenue: g({ ...filter, allVenues: true }, 'venue'),
+        byVersion: g(filter, 'routing_version'),
+        bySymbol: g(filter, 'symbol'),
+        prediction: one(g(filter, 'none', 'prediction')),
+      });
+      return {
+        status: 200,
+        body: { period, ...head, previous: { since: iso(before.from_hour_ms), until: iso(before.to_hour_ms) }, ...exact(report), prediction: { ...exact(report.prediction), is_prediction: true } },
+      };
+    }),
+    get('/v1/analytics/tca/quality', 'getTcaQuality', 'TCA coverage of the orders that ended in the window and how each was observed (direct, reconstructed, no benchmark, missing)', TcaVenuesQuery, { description: 'TCA quality', schema: TcaQualitySchema }, {}, (req) => {
+      const q = req.query as Static<typeof TcaVenuesQuery>;
+      const { p, hours, head } = scope(req, q);
+      const f = { ...hours, symbol: q.symbol };
+      const price = ctx.tcaAggregates.query(p.client_id, p.mode, 'price', f);
+      const prediction = ctx.tcaAggregates.query(p.client_id, p.mode, 'prediction', f);
+      const all = allKinds(p, f, 'none').get('') ?? new TcaBucket();
+      return { status: 200, body: { ...head, ...tcaQuality(price, prediction, all) } };
     }),
     get('/v1/analytics/market/{symbol}', 'getMarketAnalytics', 'NBBO, mid, spread, aggregate bid and ask depth, imbalance, per-venue top of book', MarketAnalyticsQuery, { description: 'Market analytics', schema: MarketAnalyticsSchema }, { params: SymbolParam, responses: { 404: { description: 'Unknown symbol' } } }, async (req) => {
       const q = req.query as Static<typeof MarketAnalyticsQuery>;

@@ -220,3 +220,86 @@ export const VenueAnalyticsSchema = Type.Object(
   },
   { $id: 'VenueAnalytics' },
 );
+
+export const TCA_PERIODS = { week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+
+export const TcaReportQuery = Type.Object({
+  period: Type.Optional(Type.String({ enum: Object.keys(TCA_PERIODS), default: 'week', description: 'week: the 7 days, month: the 30 days ending at `until`, in whole UTC hours; compared with the period before' })),
+  until: Type.Optional(Type.String({ description: 'ISO 8601 (or integer ns); end of the period, default now' })),
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+const Headline = Type.Object({
+  orders: Type.Integer({ minimum: 0, description: 'orders with TCA (filled price orders)' }),
+  ended_orders: Type.Integer({ minimum: 0, description: 'price orders that ended, filled or not' }),
+  fill_rate: Rate('orders with a fill / ended orders'),
+  notional_usd_1e9: Type.Integer({ minimum: 0 }),
+  avg_implementation_shortfall_bps: Type.Union([Type.Number(), Type.Null()]),
+  p95_shortfall_bps: Type.Union([Type.Number(), Type.Null()], { description: 'notional-weighted, DDSketch 1% relative error' }),
+  avg_savings_bps: Type.Union([Type.Number(), Type.Null()]),
+  total_savings_usd_1e9: Type.Integer(),
+  win_rate: Rate('benchmarked orders with positive savings'),
+  fees_usd_1e9: Type.Integer({ minimum: 0 }),
+  avg_fee_bps: Type.Union([Type.Number(), Type.Null()]),
+});
+
+const Change = Type.Object({
+  current: Type.Union([Type.Number(), Type.Null()]),
+  previous: Type.Union([Type.Number(), Type.Null()]),
+  change: Type.Union([Type.Number(), Type.Null()], { description: 'current - previous' }),
+  change_pct: Type.Union([Type.Number(), Type.Null()], { description: 'change / |previous|; null when the previous figure is zero or absent' }),
+});
+
+const OrderExtreme = Type.Object({
+  node_order_id: Type.String(),
+  symbol: Type.String(),
+  side: Type.String({ enum: ['buy', 'sell'] }),
+  routing_version: Type.Integer({ minimum: 1, maximum: 3 }),
+  hour_ms: Type.Integer({ description: 'the UTC hour it completed in, ms' }),
+  notional_usd_1e9: Type.Number({ minimum: 0 }),
+  shortfall_bps: Type.Number(),
+  shortfall_cost_usd_1e9: Type.Number({ description: 'shortfall x notional: what the shortfall cost in USD 1e9 (negative: better than the arrival mid)' }),
+  savings_bps: Type.Union([Type.Number(), Type.Null()]),
+});
+
+export const TcaReportSchema = Type.Object(
+  {
+    period: Type.String({ enum: Object.keys(TCA_PERIODS) }),
+    since: Type.String({ description: 'start of the period, ISO 8601 (a whole UTC hour)' }),
+    until: Type.String({ description: 'end of the period, exclusive' }),
+    previous: Type.Object({ since: Type.String(), until: Type.String() }, { description: 'the period before, of the same length' }),
+    symbol: Type.Union([Type.String(), Type.Null()]),
+    is_sandbox: Type.Boolean(),
+    headline: Headline,
+    previous_headline: Headline,
+    comparison: Type.Record(Type.String(), Change, { description: 'each headline figure against the previous period: orders, notional_usd, avg_implementation_shortfall_bps, p95_shortfall_bps, avg_savings_bps, win_rate, avg_fee_bps, total_savings_usd' }),
+    best_orders: Type.Array(OrderExtreme, { description: 'the five orders whose shortfall cost least in USD (most negative first)' }),
+    worst_orders: Type.Array(OrderExtreme, { description: 'the five orders whose shortfall cost most in USD' }),
+    venues: Type.Array(Type.Object({ venue: Type.String(), share_of_notional: Type.Number({ minimum: 0, maximum: 1 }), ...TcaSummaryFields }), { description: 'per venue (its slices of the orders), largest notional first' }),
+    routing_versions: Type.Array(Type.Object({ routing_version: Type.Integer({ minimum: 1, maximum: 3 }), ...TcaSummaryFields })),
+    symbols: Type.Array(Type.Object({ symbol: Type.String(), ...TcaSummaryFields }), { description: 'largest notional first' }),
+    prediction: Type.Object({ ...TcaSummaryFields, is_prediction: Type.Literal(true) }, { description: 'prediction orders in probability bps, apart' }),
+  },
+  { $id: 'TcaReport' },
+);
+
+export const TcaQualitySchema = Type.Object(
+  {
+    ...WindowFields,
+    ended_orders: Type.Integer({ minimum: 0, description: 'orders that ended in the window, every kind' }),
+    filled_orders: Type.Integer({ minimum: 0, description: 'of those, orders with at least one fill' }),
+    with_tca: Type.Integer({ minimum: 0, description: 'filled orders with a TCA report (price and prediction)' }),
+    missing: Type.Integer({ minimum: 0, description: 'filled orders with no TCA (no arrival mid to measure against)' }),
+    coverage: Rate('with_tca / filled_orders'),
+    benchmarked: Type.Integer({ minimum: 0, description: 'orders with TCA and a best-single-venue benchmark' }),
+    benchmark_coverage: Rate('benchmarked / with_tca'),
+    provenance: Type.Object(
+      {
+        direct: Type.Integer({ minimum: 0, description: 'fills and arrival mid observed as they came, benchmarked' }),
+        reconstructed: Type.Integer({ minimum: 0, description: 'legs reconciled with the venues after a lost answer or a restart' }),
+        no_benchmark: Type.Integer({ minimum: 0, description: 'observed directly, no single venue to compare against' }),
+      },
+    ),
+  },
+  { $id: 'TcaQuality' },
+);

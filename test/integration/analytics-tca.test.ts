@@ -271,6 +271,47 @@ describe('analytics: TCA over completed orders (real service)', () => {
     }
   });
 
+  it('the report: headline figures against the period before, best and worst orders by shortfall cost, per venue and version; quality counts', async () => {
+    type Extreme = { node_order_id: string; shortfall_bps: number; notional_usd_1e9: number; shortfall_cost_usd_1e9: number };
+    type Report = { period: string; since: string; until: string; previous: { since: string; until: string }; headline: Record<string, number | null>; previous_headline: Record<string, number | null>; comparison: Record<string, { current: number | null; previous: number | null; change: number | null }>; best_orders: Extreme[]; worst_orders: Extreme[]; venues: { venue: string }[]; routing_versions: (Summary & { routing_version: number })[]; symbols: { symbol: string; orders: number }[]; prediction: { is_prediction: boolean } };
+    const done = live.filter((o) => o.tca !== null);
+    const want = expected(live);
+    for (const period of ['week', 'month']) {
+      const res = await call<Report>(t.base, 'GET', `/v1/analytics/tca/report?period=${period}`, { token: t.token });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const r = res.body;
+      const days = period === 'week' ? 7 : 30;
+      assert.equal(Date.parse(r.until) - Date.parse(r.since), days * 86_400_000 + 3_600_000, `${period}: whole UTC hours around ${days} days`);
+      assert.equal(r.previous.until, r.since);
+      assert.equal(r.headline['orders'], done.length);
+      assert.equal(r.headline['notional_usd_1e9'], want.notional_usd_1e9);
+      assert.equal(r.headline['ended_orders'], live.length);
+      assert.equal(r.headline['avg_implementation_shortfall_bps'], (await analytics(t.token)).body.tca.avg_implementation_shortfall_bps);
+      assert.equal(r.previous_headline['orders'], 0, 'nothing the period before');
+      assert.deepEqual(r.comparison['orders'], { current: done.length, previous: 0, change: done.length, change_pct: null });
+      // Best and worst: ranked by shortfall x notional, as the orders' own TCA says.
+      const cost = (o: Order) => (o.tca!.implementation_shortfall_bps * o.tca!.notional_usd_1e9) / 10_000;
+      const ranked = [...done].sort((a, b) => cost(a) - cost(b));
+      assert.deepEqual(r.best_orders.map((e) => e.node_order_id), ranked.slice(0, 5).map((o) => o.node_order_id));
+      assert.deepEqual(r.worst_orders.map((e) => e.node_order_id), ranked.reverse().slice(0, 5).map((o) => o.node_order_id));
+      for (const e of r.worst_orders) assert.ok(Math.abs(e.shortfall_cost_usd_1e9 - (e.shortfall_bps * e.notional_usd_1e9) / 10_000) <= 1);
+      assert.equal(r.routing_versions.reduce((s, v) => s + v.orders, 0), done.length, 'the versions add up');
+      assert.deepEqual(r.symbols.map((x) => [x.symbol, x.orders]), [[SYMBOL, done.length]]);
+      assert.ok(r.venues.length > 0 && r.prediction.is_prediction);
+    }
+    const quality = await call<{ ended_orders: number; filled_orders: number; with_tca: number; missing: number; coverage: number; provenance: Record<string, number> }>(t.base, 'GET', '/v1/analytics/tca/quality', { token: t.token });
+    assert.equal(quality.status, 200, JSON.stringify(quality.body));
+    const q = quality.body;
+    assert.deepEqual([q.ended_orders, q.filled_orders, q.with_tca], [live.length, live.filter((o) => o.filled_qty_1e8 > 0).length, done.length]);
+    assert.equal(q.missing, q.filled_orders - q.with_tca);
+    assert.deepEqual(q.provenance, want.provenance);
+    for (const bad of ['?period=year', '?period=week&until=nope']) {
+      const res = await call(t.base, 'GET', `/v1/analytics/tca/report${bad}`, { token: t.token });
+      assert.equal(res.status, 400, bad);
+      assert.equal(envelope(res.body).code, 'VALIDATION_ERROR', bad);
+    }
+  });
+
   it('a window in the past has none; bad windows and versions are 400s in the envelope', async () => {
     assert.equal((await analytics(t.token, '?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z')).body.tca.orders, 0);
     const bad = ['?since=2026-13-01', '?since=2026-11-25T00:00:00Z&until=2026-11-24T00:00:00Z', '?routing_version=4', '?routing_version=x', '?since=2020-01-01T00:00:00Z&until=2026-01-01T00:00:00Z'];

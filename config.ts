@@ -29,6 +29,8 @@ export interface ServiceConfig {
   simOrderLatency?: 'venue' | 'off';
   /** 64 hex characters sealing venue credentials; unset: DATA_DIR/credentials.key, generated once. */
   credentialsKey?: string | undefined;
+  /** `on` (default): completed orders are folded into the TCA aggregates; `off` measures what folding costs (bench/analytics.bench.ts), analytics then read nothing new. */
+  tcaAggregates?: 'on' | 'off';
   /** Per-order notional cap, USD (pre-trade risk). */
   maxOrderNotionalUsd?: number;
   /** Cash a simulated venue account opens with, per quote currency, USD. */
@@ -82,6 +84,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const simOrderLatency = text('SIM_ORDER_LATENCY') ?? 'venue';
   if (simOrderLatency !== 'venue' && simOrderLatency !== 'off') throw new Error(`SIM_ORDER_LATENCY must be venue or off, got ${JSON.stringify(simOrderLatency)}`);
+  const tcaAggregates = text('TCA_AGGREGATES') ?? 'on';
+  if (tcaAggregates !== 'on' && tcaAggregates !== 'off') throw new Error(`TCA_AGGREGATES must be on or off, got ${JSON.stringify(tcaAggregates)}`);
   const credentialsKey = text('CREDENTIALS_KEY');
   if (credentialsKey !== undefined) parseCredentialsKey(credentialsKey); // throws without echoing the value
   return {
@@ -99,6 +103,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     redeemCreditDelayMs: integer('REDEEM_CREDIT_DELAY_MS', 60_000, 0, 3_600_000),
     walletProvisionMs: integer('WALLET_PROVISION_MS', 5_000, 0, 600_000),
     simOrderLatency,
+    tcaAggregates,
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),

@@ -27,6 +27,8 @@ import { DEPLOYMENT_EVENTS_TOPIC } from './execution/algo/messages.ts';
 import { DeploymentManager } from './execution/deployments/manager.ts';
 import { privateTopic } from './gateway/ws/channels.ts';
 import { TcaAggregates } from './execution/analytics/tca-aggregates.ts';
+import { AlertBook } from './execution/alerts/alert-book.ts';
+import { alertSources } from './gateway/market/alert-sources.ts';
 
 export interface Service {
   readonly port: number;
@@ -93,25 +95,31 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     log,
     logLevel: config.logLevel,
     shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag, algoWatch },
-    settings: { algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, ...execution },
+    settings: { algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', ...execution },
   });
   const endpoint = topology.endpoint;
 
-  // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0.
-  const tcaAggregates = new TcaAggregates(storage.tcaBuckets);
+  // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0;
+  //    beside it what follows each write: the TCA aggregates, the alerts on orders and fills.
+  const routers = new RouterClient(endpoint, log);
+  const quotes = new QuoteService(market, endpoint);
+  const tcaAggregates = new TcaAggregates(storage.tcaBuckets, undefined, (client, mode, id) => storage.orders.getOrder(client, mode, id), (err, what) => log.error({ err }, what));
+  // Orders a crash left between their commit and their buckets' are folded again.
+  const refolded = tcaAggregates.rebuild();
+  if (refolded > 0) log.info({ orders: refolded }, 'TCA aggregates: marked orders folded again');
+  const alerts = new AlertBook(storage.alerts, alertSources(quotes, routers, endpoint), log);
   const journal = journalStage(
     storage.orders,
     (fresh) => storage.refusal(fresh),
     (thread, bytes) => endpoint.sendBinary(thread, JournalFrame.ACK, bytes),
     (correlation, value) => endpoint.answerAsk(correlation, value),
-    tcaAggregates,
+    config.tcaAggregates === 'off' ? undefined : tcaAggregates,
+    alerts,
   );
   endpoint.onBinary(journal.type, journal.handler);
 
   // 5. What the gateway's handlers call: the routers, the kill switch, quotes; the trade tape.
-  const routers = new RouterClient(endpoint, log);
   const killSwitch = new KillSwitch(storage.meta, haltFlag);
-  const quotes = new QuoteService(market, endpoint);
   const prediction = new PredictionCatalog(endpoint, market, log);
   const tape = new TapeWriter(storage, log);
   const deployments = new DeploymentManager(
@@ -123,7 +131,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   );
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments, tcaAggregates });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
@@ -150,6 +158,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     if (state.active) routers.haltAll().catch((err: unknown) => log.error({ err }, 'halt failed'));
     gateway.broadcast('system', { event: 'kill_switch', ...state });
   });
+  alerts.onFired((client, mode, event) => gateway.streams.alerts.publish(`${client}|${mode}`, 'alert', event));
   deployments.onLog((owner, id, line) => gateway.publishTo(privateTopic(`deployment_logs:${id}`, owner), `deployment_logs:${id}`, line));
   topology.onReadyChange((ready) => gateway.broadcast('system', { event: 'readiness', ready }));
   // A stored resolution moves every running router's contracts of the market to `resolved`.
@@ -159,6 +168,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
 
   // 8. Up: listen, start the workers, then the market (every venue edge, the fair price).
   tape.start();
+  quotes.start();
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
@@ -167,6 +177,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   prediction.start();
   gateway.fundingFeed.start();
   await deployments.boot();
+  alerts.start();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;
@@ -174,11 +185,14 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     (stopping ??= (async () => {
       log.info({}, 'shutting down');
       await gateway.close();
+      alerts.stop();
       deployments.close();
       prediction.stop();
       tape.stop();
+      quotes.stop();
       await routers.drain();
       await topology.stop();
+      await tcaAggregates.flush();
       await storage.close();
       log.info({}, 'stopped');
       await flushLogs();

@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   markets: () => import('./markets.bench.ts'),
   dex: () => import('./dex.bench.ts'),
   deployments: () => import('./deployments.bench.ts'),
+  analytics: () => import('./analytics.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

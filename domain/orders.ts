@@ -51,6 +51,12 @@ export interface ChildOrder {
   reason: string | null;
   fee_1e9: number;
   venue_reported_cum_fee_1e9: number;
+  /**
+   * The leg's cumulative filled quantity as the venue last reported it: an answer's fills, or a
+   * maker fill's leg quantity less what it leaves resting. Absent until the venue reports (and on
+   * legs recorded before it was kept); reconciliation compares it with our fills (execution/recon.ts).
+   */
+  venue_reported_cum_qty_1e8?: number;
   /** when the leg was sent to its venue, and when the venue's answer came (wall clock, ns): its ack latency */
   sent_unix_ns?: number;
   answered_unix_ns?: number;

@@ -40,6 +40,7 @@ export class Booking {
     isMaker = false,
   ): void {
     const state = this.ledgers.state(order.client_id, order.mode);
+    let reported = 0;
     for (const f of result.fills) {
       const fill = fillRecord(this.orders.nextFillId(), nowNs(), order, child, result, f, isMaker);
       const applied = state.ledger.applyFill({
@@ -56,7 +57,11 @@ export class Booking {
       child.filled_qty_1e8 += f.qty_1e8;
       child.fee_1e9 += f.fee_1e9;
       child.venue_reported_cum_fee_1e9 = f.cum_fee_1e9;
+      reported += f.qty_1e8;
     }
+    // An answer (to Execute, Place or Reconcile) is the venue's whole record of the leg so far;
+    // a maker fill's cumulative is its leg less what it leaves resting (RestingLegs sets it).
+    if (!isMaker) child.venue_reported_cum_qty_1e8 = reported;
     if (rests) return;
     child.status = child.filled_qty_1e8 === child.qty_1e8 ? 'filled' : child.filled_qty_1e8 > 0 ? 'partial' : result.ok ? 'cancelled' : 'rejected';
     child.reason = result.reason ?? (child.filled_qty_1e8 < child.qty_1e8 ? 'ioc_remainder_cancelled' : null);

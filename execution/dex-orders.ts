@@ -129,9 +129,20 @@ export async function dexViews(endpoint: Messenger, entry: DexEntry, side: 'buy'
   );
   const curves = new Map(answers.flat().map((c) => [c.pool_address, c]));
   const now = nowNs();
-  return entry.pools.map((pool) =>
-    poolView(pool, curves.get(pool.pool_address), side, qty_1e8, { base: ledger.available(pool.chain, pool.base), quote: ledger.available(pool.chain, pool.quote), eth: ledger.available(pool.chain, 'ETH') }, entry.cex !== null, now),
-  );
+  // The pools of one chain spend one wallet, and the sweep keeps a budget per venue: each pool is
+  // offered an equal share of what it spends (the quote of a buy, the base of a sell), so a plan
+  // never spends a balance twice (two USDC pools on one chain each took all of it, and the second
+  // child was refused for its balance). The rest of a large order goes to the CEX books.
+  const spent = (pool: PoolSpec) => `${pool.chain}|${side === 'buy' ? pool.quote : pool.base}`;
+  const sharing = new Map<string, bigint>();
+  for (const pool of entry.pools) sharing.set(spent(pool), (sharing.get(spent(pool)) ?? 0n) + 1n);
+  return entry.pools.map((pool) => {
+    const n = sharing.get(spent(pool))!;
+    const base = ledger.available(pool.chain, pool.base);
+    const quote = ledger.available(pool.chain, pool.quote);
+    const held = { base: side === 'sell' ? base / n : base, quote: side === 'buy' ? quote / n : quote, eth: ledger.available(pool.chain, 'ETH') };
+    return poolView(pool, curves.get(pool.pool_address), side, qty_1e8, held, entry.cex !== null, now);
+  });
 }
 
 /** One pool's view (see dexViews) from its curve (undefined: the chain did not answer, offline) and the wallet's balances on its chain. */

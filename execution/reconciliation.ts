@@ -13,7 +13,9 @@ import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS, RECONCILE_ATTEMPTS, RECONCILE_BACKOFF_MS } from './legs.ts';
 import { legReportProblem } from './leg-reports.ts';
 import { finish } from './order-record.ts';
+import { NO_RECORD_AFTER_RESTART, RECONCILED_AFTER_RESTART, ReconcileLog } from './recon.ts';
 import type { RestingLegs } from './resting-legs.ts';
+import { nowNs } from '../domain/units.ts';
 
 export class Reconciliation {
   /** Set at shutdown: attempts stop, and the next start reconciles what is still in doubt. */
@@ -26,6 +28,8 @@ export class Reconciliation {
     private readonly booking: Pick<Booking, 'commit'>,
     private readonly log: Logger,
     private readonly schedule: Schedule,
+    /** What each Reconcile found, per edge, and the orders being reconciled (`GET /v1/data/recon`). */
+    private readonly reconciles: ReconcileLog = new ReconcileLog(nowNs()),
   ) {}
 
   /**
@@ -39,9 +43,19 @@ export class Reconciliation {
   }
 
   async reconcileLegs(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
+    this.reconciles.opened(order.node_order_id, 'legs', nowNs());
+    try {
+      await this.attempts(order, views, started, reservations);
+    } finally {
+      this.reconciles.closed(order.node_order_id);
+    }
+  }
+
+  private async attempts(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
       await new Promise<void>((resolve) => this.schedule(RECONCILE_BACKOFF_MS * attempt, resolve));
       if (this.stopped) return;
+      this.reconciles.attempt(order.node_order_id, nowNs());
       const fills: FillRecord[] = [];
       const early: MakerFill[] = [];
       await Promise.all(
@@ -51,18 +65,22 @@ export class Reconciliation {
           try {
             answer = await this.endpoint.ask(edgeKey(child.edge_id), { t: 'Reconcile', child_id: child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
           } catch {
+            this.reconciles.answered(child, order.node_order_id, 'unanswered', nowNs());
             return; // the edge is still away: the next attempt asks again
           }
           if (answer.known) {
             // The venue's record must be true of the leg too; one that is not is asked again.
             const problem = legReportProblem(child, order.side, answer.result);
             if (problem !== null) {
+              this.reconciles.answered(child, order.node_order_id, 'report_refused', nowNs());
               this.log.warn({ node_order_id: order.node_order_id, child_id: child.child_id, problem }, 'reconciled report refused');
               return;
             }
+            this.reconciles.answered(child, order.node_order_id, 'found', nowNs());
             this.legs.applyLegAnswer(order, child, answer.result, reservations[i], fills, early);
             return;
           }
+          this.reconciles.answered(child, order.node_order_id, 'not_received', nowNs());
           child.status = 'cancelled';
           child.reason = 'not received by the venue (reconciled)';
           this.legs.forget(child.child_id);
@@ -76,6 +94,7 @@ export class Reconciliation {
       }
       if (fills.length > 0) await this.booking.commit(order, fills);
     }
+    for (const child of order.children) if (child.status === 'unconfirmed') this.reconciles.answered(child, order.node_order_id, 'gave_up', nowNs());
     this.log.error({ node_order_id: order.node_order_id }, 'legs still unconfirmed after reconciliation attempts');
   }
 }
@@ -95,10 +114,10 @@ export async function closeAfterRestart(orders: Pick<OrderLog, 'openOrders' | 'p
       else if (child.status === 'resting') {
         // The venue restarted with the process: nothing of the resting leg is left on its book.
         child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
-        child.reason = 'no record on the venue after a restart';
+        child.reason = NO_RECORD_AFTER_RESTART;
       }
     }
-    finish(order, 'CANCELLED', 'reconciled_after_restart', 'the venue has no record of the working legs after a restart; nothing further will fill');
+    finish(order, 'CANCELLED', RECONCILED_AFTER_RESTART, 'the venue has no record of the working legs after a restart; nothing further will fill');
     orders.putOrder(order);
     n++;
   }

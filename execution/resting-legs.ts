@@ -15,6 +15,7 @@ import { makerFillProblem } from './leg-reports.ts';
 import type { Ledgers } from './ledgers.ts';
 import { CHILD_TIMEOUT_MS, RECONCILE_ATTEMPTS, RECONCILE_BACKOFF_MS } from './legs.ts';
 import { stampFirstFill } from './order-record.ts';
+import type { ReconcileLog } from './recon.ts';
 
 type CancelReason = 'cancelled' | 'kill_switch';
 
@@ -51,6 +52,8 @@ export class RestingLegs {
     private readonly booking: Pick<Booking, 'bookChildFills' | 'settle' | 'commit'>,
     private readonly log: Logger,
     private readonly schedule: Schedule,
+    /** Cancels confirmed again are reconciles too (`GET /v1/data/recon`). */
+    private readonly reconciles?: ReconcileLog,
   ) {}
 
   stop(): void {
@@ -169,6 +172,7 @@ export class RestingLegs {
     leg.trades.add(m.fill.trade_id);
     const execution: ChildExecution = { child_id: m.child_id, venue: m.venue, edge_id: m.edge_id, ok: true, reason: null, fills: [m.fill], taker_bps: 0, maker_bps: m.maker_bps, ack_ns: 0 };
     this.booking.bookChildFills(order, child, execution, leg.reservation, fills, rests, true);
+    child.venue_reported_cum_qty_1e8 = child.qty_1e8 - m.left_qty_1e8;
     return true;
   }
 
@@ -247,10 +251,20 @@ export class RestingLegs {
    * `reconciling`, and a restart reconciles it.
    */
   private async confirmCancels(order: OrderRecord, legs: RestingLeg[], why: CancelReason): Promise<void> {
+    this.reconciles?.opened(order.node_order_id, 'cancel', nowNs());
+    try {
+      await this.cancelAttempts(order, legs, why);
+    } finally {
+      this.reconciles?.closed(order.node_order_id);
+    }
+  }
+
+  private async cancelAttempts(order: OrderRecord, legs: RestingLeg[], why: CancelReason): Promise<void> {
     let pending = legs;
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS && pending.length > 0; attempt++) {
       await new Promise<void>((resolve) => this.schedule(RECONCILE_BACKOFF_MS * attempt, resolve));
       if (this.stopped) return;
+      this.reconciles?.attempt(order.node_order_id, nowNs());
       const answered = await Promise.all(
         pending.map((leg) =>
           this.endpoint.ask<CancelResult>(edgeKey(leg.child.edge_id), { t: 'Cancel', child_id: leg.child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS).then(
@@ -260,12 +274,16 @@ export class RestingLegs {
         ),
       );
       pending.forEach((leg, i) => {
+        this.reconciles?.answered(leg.child, order.node_order_id, answered[i] ? 'cancel_confirmed' : 'unanswered', nowNs());
         if (answered[i]) this.endCancelled(leg, why);
       });
       pending = pending.filter((_, i) => !answered[i]);
     }
     if (pending.length > 0) {
-      for (const leg of pending) leg.cancelling = false;
+      for (const leg of pending) {
+        leg.cancelling = false;
+        this.reconciles?.answered(leg.child, order.node_order_id, 'gave_up', nowNs());
+      }
       this.log.error({ node_order_id: order.node_order_id }, 'cancels still unconfirmed after reconciliation attempts');
       return;
     }

@@ -21,6 +21,7 @@ import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.t
 import { isSliced, roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
 import { finish, newOrder } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
+import { ReconcileLog, type ReconLogAnswer } from './recon.ts';
 import { RestingLegs } from './resting-legs.ts';
 import { SlicedExecution } from './sliced-execution.ts';
 import { admit, reserveLegs, unreservedReason } from './risk.ts';
@@ -95,6 +96,8 @@ export class ExecutionService {
   private readonly legs: RestingLegs;
   /** Legs in doubt, asked of their venues; working orders closed after a restart. */
   private readonly reconciliation: Reconciliation;
+  /** What reconciling with each venue found since this router started, and the orders it is reconciling. */
+  private readonly reconciles = new ReconcileLog(nowNs());
   /** Sliced orders working now: their slices, and how to stop them between slices. */
   private readonly sliced: SlicedExecution;
   /** Token-style redemptions submitted and not yet credited, by `venue|market_id`. */
@@ -134,8 +137,8 @@ export class ExecutionService {
     this.schedule = deps.schedule;
     this.observer = new VenueObserver(this.quotes);
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log);
-    this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule);
-    this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule);
+    this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule, this.reconciles);
+    this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule, this.reconciles);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
     this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, this.killSwitch, deps.schedule);
     this.funding = new FundingClock(this.endpoint, deps.schedule, this.ledgers, events, (asset, instrument) => this.markOf(asset, instrument), log);
@@ -144,6 +147,11 @@ export class ExecutionService {
   /** The client's positions ledger in a mode (see ledgers.ts: checkpoint plus replayed fills). */
   ledger(client: string, mode: Mode): Ledger {
     return this.ledgers.ledger(client, mode);
+  }
+
+  /** What reconciling with each venue found since this router started, and the orders it is reconciling now (`GET /v1/data/recon`). */
+  reconState(): ReconLogAnswer {
+    return this.reconciles.snapshot();
   }
 
   /** Writes the checkpoint of every ledger with fills since its last one. */

@@ -45,7 +45,11 @@ import { dexRoutes } from './routes/dex.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import type { DeploymentManager } from '../execution/deployments/manager.ts';
 import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
+import type { AlertBook } from '../execution/alerts/alert-book.ts';
+import type { AlertEvent } from '../execution/alerts/types.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
+import { dashboardAssets } from './dashboard/assets.ts';
 
 export interface GatewayDeps {
   storage: Storage;
@@ -63,6 +67,7 @@ export interface GatewayDeps {
   executionConfig: ExecutionConfig;
   deployments: DeploymentManager;
   tcaAggregates: TcaAggregates;
+  alerts: AlertBook;
 }
 
 /**
@@ -96,7 +101,7 @@ export class Gateway {
     this.lifecycle = new LifecycleServer({ auth: deps.auth, tickets, limiter, log: deps.log, sessions });
     this.lifecycleEvents = new LifecycleEvents(this.lifecycle, deps.storage.marketResolutions, deps.log);
     deps.prediction.onChange(this.lifecycleEvents.onCatalogChange);
-    const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>() });
+    const streams = (this.streams = { tca: new SseHub<{ node_order_id: string }>(), risk: new SseHub<Record<string, unknown>>(), alerts: new SseHub<AlertEvent>() });
     this.orderEvents = new OrderEvents(this.app, streams, (client, mode) => riskReadout(this.context, client, mode), deps.log);
     this.fundingFeed = new FundingFeed(this.app, deps.topology.endpoint, deps.log);
     this.context = {
@@ -115,6 +120,7 @@ export class Gateway {
       executionConfig: deps.executionConfig,
       deployments: deps.deployments,
       tcaAggregates: deps.tcaAggregates,
+      alerts: deps.alerts,
       streams,
     };
 
@@ -131,6 +137,7 @@ export class Gateway {
       ...dexRoutes(this.context),
       ...deploymentRoutes(this.context),
       ...analyticsRoutes(this.context),
+      ...alertRoutes(this.context),
       ...killSwitchRoutes(this.context),
       ...streamRoutes(this.context),
       ...marketRoutes(this.context),
@@ -159,6 +166,7 @@ export class Gateway {
       log: deps.log,
       requestLog: createRequestLogger(deps.logLevel),
       sessions,
+      assets: dashboardAssets(),
     }));
     this.stream.attach(this.app);
     this.lifecycle.attach(this.app);

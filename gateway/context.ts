@@ -12,6 +12,8 @@ import type { ExecutionConfig } from '../execution/types.ts';
 import type { RouterClient } from '../execution/router/client.ts';
 import type { DeploymentManager } from '../execution/deployments/manager.ts';
 import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
+import type { AlertBook } from '../execution/alerts/alert-book.ts';
+import type { AlertEvent } from '../execution/alerts/types.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -28,12 +30,14 @@ export interface GatewayContext {
   /** The routers (`router:<mode>|<client>` on the workers), one message per call. */
   readonly execution: RouterClient;
   /** Server-sent-event subscribers, keyed `client|mode`. */
-  readonly streams: { readonly tca: SseHub<{ node_order_id: string }>; readonly risk: SseHub<Record<string, unknown>> };
+  readonly streams: { readonly tca: SseHub<{ node_order_id: string }>; readonly risk: SseHub<Record<string, unknown>>; readonly alerts: SseHub<AlertEvent> };
   readonly executionConfig: ExecutionConfig;
   /** Strategy deployments (execution/deployments/). */
   readonly deployments: DeploymentManager;
   /** TCA aggregates by hour, kept by the journal as orders complete (execution/analytics/). */
   readonly tcaAggregates: TcaAggregates;
+  /** User-defined alerts (execution/alerts/). */
+  readonly alerts: AlertBook;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

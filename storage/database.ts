@@ -57,11 +57,17 @@ export interface Databases {
   readonly deploymentArtifacts: Database<Buffer, [string, 'live' | 'sandbox', string]>;
   /** [client_id, mode, hour_ms, kind, symbol, routing_version, venue] -> StoredTcaBucket (tca-buckets.ts) */
   readonly tcaBuckets: Database<unknown, TcaBucketKey>;
+  /** [client_id, mode, node_order_id] -> 1: a completed order folded into the TCA aggregates but not yet into the buckets on disk (tca-buckets.ts) */
+  readonly tcaPending: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client_id, mode, alert_id] -> a user-defined alert (alerts.ts) */
+  readonly alerts: Database<unknown, [string, 'live' | 'sandbox', string]>;
+  /** [client_id, mode, seq] -> one firing of an alert (alerts.ts) */
+  readonly alertEvents: Database<unknown, [string, 'live' | 'sandbox', number]>;
 }
 
 export type TcaBucketKey = [string, 'live' | 'sandbox', number, string, string, number, string];
 
-export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets', 'deployments', 'deployment_artifacts', 'tca_buckets'] as const;
+export const DATABASE_NAMES = ['meta', 'clients', 'api_keys', 'api_key_hashes', 'api_key_views', 'trades', 'bars_1m', 'orders', 'order_keys', 'open_orders', 'order_statuses', 'fills', 'ledgers', 'credentials', 'sandbox_settings', 'market_resolutions', 'wallets', 'deployments', 'deployment_artifacts', 'tca_buckets', 'tca_pending', 'alerts', 'alert_events'] as const;
 
 /**
  * `readerOnly`: a worker thread's handle on the environment the gateway thread opened and
@@ -104,6 +110,9 @@ export function openDatabases(dataDir: string, options: { readerOnly?: boolean; 
     deployments: root.openDB({ name: 'deployments' }),
     deploymentArtifacts: root.openDB({ name: 'deployment_artifacts', encoding: 'binary' }),
     tcaBuckets: root.openDB({ name: 'tca_buckets' }),
+    tcaPending: root.openDB({ name: 'tca_pending' }),
+    alerts: root.openDB({ name: 'alerts' }),
+    alertEvents: root.openDB({ name: 'alert_events' }),
   };
   if (options.readerOnly) return databases;
   try {

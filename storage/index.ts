@@ -12,6 +12,7 @@ import { SandboxSettingsStore } from './sandbox-settings.ts';
 import { MarketResolutionStore } from './market-resolutions.ts';
 import { WalletStore } from './wallets.ts';
 import { DeploymentStore } from './deployments.ts';
+import { AlertStore } from './alerts.ts';
 import { DiskSpace } from './disk-space.ts';
 import { TcaBucketStore } from './tca-buckets.ts';
 
@@ -35,6 +36,7 @@ export class Storage {
   readonly wallets: WalletStore;
   readonly deployments: DeploymentStore;
   readonly tcaBuckets: TcaBucketStore;
+  readonly alerts: AlertStore;
   private closed = false;
 
   private constructor(
@@ -54,6 +56,7 @@ export class Storage {
     this.wallets = new WalletStore(db, cipher);
     this.deployments = new DeploymentStore(db);
     this.tcaBuckets = new TcaBucketStore(db);
+    this.alerts = new AlertStore(db);
   }
 
   /**

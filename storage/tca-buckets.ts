@@ -6,9 +6,13 @@ import type { Databases, TcaBucketKey } from './database.ts';
  *
  *   tca_buckets: [client_id, mode, hour_ms, kind, symbol, routing_version, venue] -> StoredTcaBucket
  *
- * `venue` '' is the order whole; a venue's row is its slice of the order. Written by the journal
- * stage in the transaction of the order that completed (one commit: the order and what it added),
- * so the aggregates hold exactly the completed orders on disk, after a crash too. Money sums are
+ *   tca_pending: [client_id, mode, node_order_id] -> 1
+ *
+ * `venue` '' is the order whole; a venue's row is its slice of the order. A completed order's
+ * pending mark is written in the order's own transaction (the journal frame's); the buckets it
+ * changed are written a little later, coalesced with other orders', in one transaction that also
+ * removes those orders' marks. So a bucket on disk plus the marked orders is exactly every
+ * completed order, after a crash too: a start folds the marked orders again. Money sums are
  * decimal strings here (exact past 2^53; msgpack has no bigint by default).
  */
 export interface StoredBucketRow {
@@ -25,6 +29,25 @@ export class TcaBucketStore {
 
   put(key: TcaBucketKey, value: Record<string, unknown>): void {
     this.db.writes.watch(this.db.tcaBuckets.put(key, value));
+  }
+
+  /** Marks a completed order as folded in memory, not yet in the buckets on disk. */
+  putPending(clientId: string, mode: Mode, nodeOrderId: string): void {
+    this.db.writes.watch(this.db.tcaPending.put([clientId, mode, nodeOrderId], 1));
+  }
+
+  removePending(clientId: string, mode: Mode, nodeOrderId: string): void {
+    this.db.writes.watch(this.db.tcaPending.remove([clientId, mode, nodeOrderId]));
+  }
+
+  /** Every marked order (committed marks only). */
+  pending(): [string, Mode, string][] {
+    return [...this.db.tcaPending.getKeys()] as [string, Mode, string][];
+  }
+
+  /** On disk; rejects when the transaction carrying the writes so far failed. */
+  async durable(): Promise<void> {
+    await Promise.all([this.db.writes.settled(), this.db.root.flushed]);
   }
 
   /**

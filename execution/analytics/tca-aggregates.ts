@@ -67,17 +67,26 @@ const ANSWER_OWNERS = 1_024;
 const keyString = (k: TcaBucketKey) => k.join('\u0000');
 const ownerString = (client: string, mode: Mode) => `${client}\u0000${mode}`;
 
+/** How long changed buckets wait to be written with other orders' changes (their orders are marked meanwhile). */
+const FLUSH_MS = 50;
+
 /**
  * The TCA aggregates on the gateway thread, beside the journal: the journal stage hands it each
- * order that just completed (its encoded record), it folds the order into its hourly buckets,
- * and the buckets touched by a frame are written once, in that frame's transaction. A query
- * merges the buckets of its window: cached decoded buckets, the rest read from LMDB once.
+ * order that just completed (its encoded record), it folds the order into its hourly buckets in
+ * memory and marks it pending in the order's own transaction. Every FLUSH_MS the changed buckets
+ * are written once, with the removal of their orders' marks, in one transaction: a busy bucket is
+ * written once per flush, not once per order, and the buckets on disk plus the marked orders
+ * are always every completed order. A query merges the buckets of its window: cached decoded
+ * buckets (the changed ones among them), the rest read from LMDB once.
  */
 export class TcaAggregates {
   /** owner -> key -> entry: every bucket decoded or written since start, up to `capacity` */
   private readonly cache = new Map<string, Map<string, Entry>>();
   private size = 0;
   private readonly dirty = new Map<string, Entry>();
+  /** orders folded since the last flush: their marks go with it */
+  private pending: [string, Mode, string][] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
   /** owner -> answer key -> answer */
   private readonly answers = new Map<string, Map<string, Answer>>();
   private readonly unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false });
@@ -85,20 +94,41 @@ export class TcaAggregates {
   constructor(
     private readonly store: TcaBucketStore,
     private readonly capacity = 50_000,
+    /** A stored order, to fold a marked one again (a start, a failed commit). */
+    private readonly readOrder: (clientId: string, mode: Mode, nodeOrderId: string) => CompletedOrder | undefined = () => undefined,
+    private readonly log: (err: unknown, what: string) => void = () => {},
+    private readonly flushMs = FLUSH_MS,
   ) {}
 
-  /** An order record (plain msgpack, as the router journals it) reached a terminal status. */
-  completedEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
-    this.completed(clientId, mode, this.unpackr.unpack(value) as OrderRecord);
+  private scheduleFlush(): void {
+    if (this.flushTimer !== undefined) return;
+    this.flushTimer = setTimeout(() => void this.flush(), this.flushMs);
+    this.flushTimer.unref();
   }
 
+  /** An order record (plain msgpack, as the router journals it) reached a terminal status: folded, marked, its buckets written soon. */
+  completedEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
+    const order = this.unpackr.unpack(value) as OrderRecord;
+    this.completed(clientId, mode, order);
+    this.store.putPending(clientId, mode, order.node_order_id);
+    this.pending.push([clientId, mode, order.node_order_id]);
+    this.scheduleFlush();
+  }
+
+  /** Folds an order into the buckets in memory (and the kept answers that want it). */
   completed(clientId: string, mode: Mode, order: CompletedOrder): void {
     const answers = this.answers.get(ownerString(clientId, mode));
-    for (const s of tcaSamples(order)) {
-      for (const b of this.touch(clientId, mode, s, answers)) b.add(s);
-    }
+    // One row per (kind, venue) of the order: its TCA and execution samples share the row's bucket.
+    const rows = new Map<string, TcaBucket[]>();
+    const row = (s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }) => {
+      const id = s.kind === 'price' ? s.venue : `p:${s.venue}`;
+      let into = rows.get(id);
+      if (into === undefined) rows.set(id, (into = this.touch(clientId, mode, s, answers)));
+      return into;
+    };
+    for (const s of tcaSamples(order)) for (const b of row(s)) b.add(s);
     for (const s of execSamples(order)) {
-      for (const b of this.touch(clientId, mode, s, answers)) {
+      for (const b of row(s)) {
         if (s.order !== undefined) b.exec.addOrder(s.order);
         if (s.leg !== undefined) b.exec.addLeg(s.leg);
       }
@@ -126,15 +156,49 @@ export class TcaAggregates {
     return keys;
   }
 
-  /** Their transaction failed: what the cache holds for these keys is not on disk; read them again when asked. */
-  forget(keys: readonly string[]): void {
-    for (const k of keys) {
-      const [client, mode] = k.split('\u0000', 2);
-      const owner = ownerString(client!, mode as Mode);
-      if (this.cache.get(owner)?.delete(k)) this.size--;
-      // The answers folded what did not commit.
-      this.answers.delete(owner);
+  /**
+   * Writes the changed buckets and removes the marks of the orders they now hold, in one
+   * transaction. A failed commit rebuilds from disk (the marks are still there).
+   */
+  flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.dirty.size === 0 && this.pending.length === 0) return Promise.resolve();
+    this.writeDirty();
+    for (const [client, mode, id] of this.pending) this.store.removePending(client, mode, id);
+    this.pending = [];
+    return this.store.durable().catch((err: unknown) => {
+      this.log(err, 'TCA buckets not written: rebuilt from disk');
+      this.rebuild();
+    });
+  }
+
+  /**
+   * Drops every bucket held in memory and folds the marked orders again: at a start (what a
+   * crash left between an order's commit and its buckets'), and after a failed commit (the cache
+   * may hold what did not reach the disk). Reads committed marks only.
+   */
+  rebuild(): number {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.cache.clear();
+    this.size = 0;
+    this.dirty.clear();
+    this.answers.clear();
+    this.pending = [];
+    let folded = 0;
+    for (const [client, mode, id] of this.store.pending()) {
+      const order = this.readOrder(client, mode, id);
+      if (order === undefined) {
+        this.store.removePending(client, mode, id);
+        continue;
+      }
+      this.completed(client, mode, order);
+      this.pending.push([client, mode, id]);
+      folded++;
     }
+    if (this.pending.length > 0) this.scheduleFlush();
+    return folded;
   }
 
   /** The merged bucket of `kind` over the filter's window and dimensions (read-only: it may be a kept answer). */

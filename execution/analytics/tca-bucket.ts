@@ -1,5 +1,6 @@
 import { DDSketch } from '@datadog/sketches-js';
-import { ExecCounts, mergeSketch, SKETCH_RELATIVE_ACCURACY } from './exec-counts.ts';
+import { ExecCounts, mergeSketch, SKETCH_RELATIVE_ACCURACY, type StoredExecCounts } from './exec-counts.ts';
+import { decodeSketch, encodeSketch, type StoredSketch } from './sketch-codec.ts';
 
 /**
  * TCA aggregates kept as orders complete: one bucket per (client, mode, UTC hour, kind, symbol,
@@ -63,7 +64,7 @@ export interface OrderExtreme {
 /** How many best and worst orders a bucket keeps (a merge keeps the extremes of both: exact). */
 export const EXTREMES_KEPT = 5;
 
-/** A bucket as stored: plain fields, exact sums as decimal strings, the sketch as DDSketch's protobuf bytes. */
+/** A bucket as stored: plain fields, exact sums as decimal strings, the sketch's occupied bins (sketch-codec.ts; protobuf bytes in buckets written before). */
 export interface StoredTcaBucket {
   orders: number;
   notional_usd_1e9: string;
@@ -81,12 +82,12 @@ export interface StoredTcaBucket {
   savings_usd_1e9: string;
   fees_usd_1e9: string;
   provenance: Record<Provenance, number>;
-  sketch: Uint8Array;
+  sketch: StoredSketch | Uint8Array;
   /** absent in buckets written before they were kept */
   best?: OrderExtreme[];
   worst?: OrderExtreme[];
   /** execution counters (exec-counts.ts); absent in buckets written before they were kept */
-  exec?: Record<string, unknown>;
+  exec?: StoredExecCounts;
 }
 
 export class TcaBucket {
@@ -180,33 +181,58 @@ export class TcaBucket {
     keepExtremes(this.worst, other.worst, -1);
   }
 
+  /**
+   * Written field by field: every bucket a frame touches is written in its transaction, and V8
+   * here runs rest and spread copies of this object tens of times slower than literals.
+   */
   toStored(): StoredTcaBucket {
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, best, worst, ...sums } = this;
     return {
-      ...sums,
-      best: [...best],
-      worst: [...worst],
-      exec: exec.toStored(),
-      notional_usd_1e9: String(notional_usd_1e9),
-      savings_usd_1e9: String(savings_usd_1e9),
-      fees_usd_1e9: String(fees_usd_1e9),
-      provenance: { ...provenance },
-      sketch: sketch.toProto(),
+      orders: this.orders,
+      weight: this.weight,
+      w_shortfall: this.w_shortfall,
+      w_spread: this.w_spread,
+      w_fee: this.w_fee,
+      w_impact: this.w_impact,
+      w_shortfall_sq: this.w_shortfall_sq,
+      w_sq: this.w_sq,
+      benchmarked: this.benchmarked,
+      benchmark_weight: this.benchmark_weight,
+      w_savings: this.w_savings,
+      wins: this.wins,
+      best: this.best.slice(),
+      worst: this.worst.slice(),
+      exec: this.exec.toStored(),
+      notional_usd_1e9: String(this.notional_usd_1e9),
+      savings_usd_1e9: String(this.savings_usd_1e9),
+      fees_usd_1e9: String(this.fees_usd_1e9),
+      provenance: { direct: this.provenance.direct, reconstructed: this.provenance.reconstructed, no_benchmark: this.provenance.no_benchmark },
+      sketch: encodeSketch(this.sketch),
     };
   }
 
   static fromStored(s: StoredTcaBucket): TcaBucket {
     const b = new TcaBucket();
-    const { sketch, provenance, notional_usd_1e9, savings_usd_1e9, fees_usd_1e9, exec, best, worst, ...sums } = s;
-    Object.assign(b, sums);
-    b.best = best ?? [];
-    b.worst = worst ?? [];
-    if (exec !== undefined) b.exec = ExecCounts.fromStored(exec);
-    b.notional_usd_1e9 = BigInt(notional_usd_1e9);
-    b.savings_usd_1e9 = BigInt(savings_usd_1e9);
-    b.fees_usd_1e9 = BigInt(fees_usd_1e9);
-    b.provenance = { direct: provenance.direct ?? 0, reconstructed: provenance.reconstructed ?? 0, no_benchmark: provenance.no_benchmark ?? 0 };
-    b.sketch = DDSketch.fromProto(sketch);
+    b.orders = s.orders;
+    b.weight = s.weight;
+    b.w_shortfall = s.w_shortfall;
+    b.w_spread = s.w_spread;
+    b.w_fee = s.w_fee;
+    b.w_impact = s.w_impact;
+    b.w_shortfall_sq = s.w_shortfall_sq;
+    b.w_sq = s.w_sq;
+    b.benchmarked = s.benchmarked;
+    b.benchmark_weight = s.benchmark_weight;
+    b.w_savings = s.w_savings;
+    b.wins = s.wins;
+    b.best = s.best ?? [];
+    b.worst = s.worst ?? [];
+    if (s.exec !== undefined) b.exec = ExecCounts.fromStored(s.exec);
+    b.notional_usd_1e9 = BigInt(s.notional_usd_1e9);
+    b.savings_usd_1e9 = BigInt(s.savings_usd_1e9);
+    b.fees_usd_1e9 = BigInt(s.fees_usd_1e9);
+    const p = s.provenance;
+    b.provenance = { direct: p.direct ?? 0, reconstructed: p.reconstructed ?? 0, no_benchmark: p.no_benchmark ?? 0 };
+    b.sketch = decodeSketch(s.sketch, SKETCH_RELATIVE_ACCURACY);
     return b;
   }
 

@@ -13,19 +13,22 @@ import { grownBuffer } from '../../engine/wire.ts';
  *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint (or its last part)
  *                                  | 5 reply (the HTTP answer of the order this frame makes durable)
  *                                  | 6 ledger part (a checkpoint too large for one frame, in order)
+ *                                  | 7 completed (what the TCA aggregates read of an order that just
+ *                                    ended, beside its order record: the gateway decodes this small
+ *                                    digest, never the order)
  *            +1   u8   mode        0 live | 1 sandbox
  *            +2   u8   status      order: index in ORDER_STATUSES, else 0 (reply: +2 u16 HTTP status)
  *            +3   u8   previous    order: ORDER_STATUSES index of its index entry, 0xff none
  *            +4   u16  c           client_id length, UTF-8 bytes
- *            +6   u16  k           key length: order -> node_order_id, order key -> the key
+ *            +6   u16  k           key length: order, completed -> node_order_id, order key -> the key
  *                                  (a client_order_id or hdr/ + Idempotency-Key), else 0
  *            +8   f64  fill id     fill: its id (an integer below 2^53); reply: its token; ledger and
  *                                  ledger part: the byte offset of this value in the checkpoint; else 0
- *            +16  u32  v           value length: order, fill, ledger -> msgpack; order key ->
+ *            +16  u32  v           value length: order, fill, ledger, completed -> msgpack; order key ->
  *                                  the node_order_id it names, UTF-8; reply -> the JSON body
  *            +20  c + k + v bytes  client_id, key, value
  */
-export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5, LEDGER_PART: 6 } as const;
+export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5, LEDGER_PART: 6, COMPLETED: 7 } as const;
 const HEADER = 20;
 /** Sequence and record count. */
 const FRAME_HEADER = 8;
@@ -38,7 +41,9 @@ export type JournalRecord =
   /** A checkpoint, whole (offset 0) or the last part of one whose `ledger_part`s came first. */
   | { kind: 'ledger'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
   | { kind: 'ledger_part'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
-  | { kind: 'reply'; token: number; status: number; json: string };
+  | { kind: 'reply'; token: number; status: number; json: string }
+  /** The analytics digest of an order that ended (execution/analytics/samples.ts `completedDigest`). */
+  | { kind: 'completed'; client_id: string; mode: Mode; node_order_id: string; value: Uint8Array };
 
 const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i]));
 
@@ -67,6 +72,11 @@ export class JournalFrameWriter {
     const at = this.header(RecordKind.ORDER, mode, client, nodeOrderId, value.length);
     this.buf[at + 2] = statusIndex.get(status)!;
     this.buf[at + 3] = previous === null ? NO_STATUS : statusIndex.get(previous)!;
+    this.tail(client, nodeOrderId, value);
+  }
+
+  completed(client: string, mode: Mode, nodeOrderId: string, value: Uint8Array): void {
+    this.header(RecordKind.COMPLETED, mode, client, nodeOrderId, value.length);
     this.tail(client, nodeOrderId, value);
   }
 
@@ -179,6 +189,9 @@ export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecor
         break;
       case RecordKind.LEDGER_PART:
         visit({ kind: 'ledger_part', client_id, mode, offset: view.getFloat64(at + 8, true), value });
+        break;
+      case RecordKind.COMPLETED:
+        visit({ kind: 'completed', client_id, mode, node_order_id: key, value });
         break;
       case RecordKind.REPLY:
         visit({ kind: 'reply', token: view.getFloat64(at + 8, true), status: view.getUint16(at + 2, true), json: buf.toString('utf8', p, p + v) });

@@ -2,6 +2,7 @@ import { INTERNAL_ORDER_FIELDS, isTerminal, type FillRecord, type Mode, type Ord
 import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
+import { completedDigest } from '../analytics/samples.ts';
 import type { JournalLink } from './link.ts';
 import { LEDGER_PART_BYTES } from './messages.ts';
 import { JsonWriter } from './json-writer.ts';
@@ -51,6 +52,8 @@ export class JournaledOrders implements OrderLog {
     private readonly reader: OrderStore,
     /** The worker's link to the journal (shared by its routers). */
     private readonly journal: JournalLink,
+    /** Whether an order that ends is journalled with its TCA digest (off only to measure what the aggregates cost). */
+    private readonly digests = true,
   ) {}
 
   nextOrderId(): string {
@@ -195,6 +198,11 @@ export class JournaledOrders implements OrderLog {
     for (const [client, mode, offset, value] of lasts) f.ledger(client, mode, value, offset);
     for (const { order, previous_status } of write.orders) {
       f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.records.encode(order));
+      // Once per order, the write that ends it: the digest the TCA aggregates fold, so the gateway
+      // thread decodes a few fields, not the order.
+      if (this.digests && isTerminal(order.status) && (previous_status === null || !isTerminal(previous_status))) {
+        f.completed(order.client_id, order.mode, order.node_order_id, this.packr.pack(completedDigest(order)));
+      }
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);
     for (const [client, mode, fill] of write.fills) f.fill(client, mode, fill.id, this.records.encode(fill));

@@ -2,8 +2,8 @@ import type { BinaryFrameHandler } from '../../engine/actor.ts';
 import type { OrderStore } from '../../storage/orders.ts';
 import { journalFrameSequence, readJournalFrame } from './frame.ts';
 import { encodeJournalAck, JournalFrame } from './messages.ts';
-import { isTerminal } from '../../domain/orders.ts';
 import type { TcaAggregates } from '../analytics/tca-aggregates.ts';
+import type { AlertBook } from '../alerts/alert-book.ts';
 
 /**
  * The journal stage (exchange-core's journaling, the LMAX input journal), on the gateway
@@ -20,8 +20,10 @@ export function journalStage(
   ack: (thread: number, bytes: Uint8Array) => void,
   /** Answers the gateway's pending ask `correlation` (Endpoint.answerAsk): a new order's 201. */
   answer: (correlation: number, value: { ok: { status: number; json: string } }) => void,
-  /** The TCA aggregates: each order that completes is folded in, its buckets written in the same transaction. */
-  analytics?: Pick<TcaAggregates, 'completedEncoded' | 'writeDirty' | 'forget'>,
+  /** The TCA aggregates: each order that completes is folded in and marked in the same transaction; its buckets follow (tca-aggregates.ts). */
+  analytics?: Pick<TcaAggregates, 'completedEncoded' | 'rebuild'>,
+  /** User alerts on orders and fills: told of the writes of a client that has some (nothing is decoded for the rest). */
+  alerts?: Pick<AlertBook, 'watchesOrders' | 'orderWritten' | 'fillWritten'>,
 ): { type: number; handler: BinaryFrameHandler } {
   // A ledger checkpoint larger than a ring frame holds arrives in parts, in order on its worker's
   // ring (frame.ts): kept here by (worker, mode, client) until its last part, then written whole.
@@ -67,28 +69,31 @@ export function journalStage(
         if (r.kind === 'reply') answers.push(r);
         else if (r.kind === 'order') {
           orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
-          // Once per order: the write that takes it from working to terminal.
-          if (analytics !== undefined && isTerminal(r.status) && (r.previous_status === null || !isTerminal(r.previous_status))) analytics.completedEncoded(r.client_id, r.mode, r.value);
+          if (alerts?.watchesOrders(r.client_id, r.mode)) alerts.orderWritten(r.client_id, r.mode, r.status, r.previous_status, r.value);
         }
+        // Once per order, beside the write that ends it: folded and marked in this transaction.
+        else if (r.kind === 'completed') analytics?.completedEncoded(r.client_id, r.mode, r.value);
         else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
-        else if (r.kind === 'fill') orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
+        else if (r.kind === 'fill') {
+          orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
+          if (alerts?.watchesOrders(r.client_id, r.mode)) alerts.fillWritten(r.client_id, r.mode, r.value);
+        }
         else if (r.kind === 'ledger_part') keepPart(source, r);
         else orders.putLedgerEncoded(r.client_id, r.mode, wholeLedger(source, r));
       });
     } catch (err) {
-      // The records before the bad one are in this turn's transaction: so are their buckets.
-      analytics?.writeDirty();
+      // The records before the bad one are in this turn's transaction, and so are their marks.
       failed(source, sequence, err);
       return;
     }
-    const buckets = analytics?.writeDirty() ?? [];
     orders.durable().then(
       () => {
         ack(source, encodeJournalAck(sequence, null));
         for (const a of answers) answer(a.token, { ok: { status: a.status, json: a.json } });
       },
       (err: unknown) => {
-        analytics?.forget(buckets);
+        // What was folded from this frame did not reach the disk: the aggregates start again from it.
+        analytics?.rebuild();
         failed(source, sequence, err);
       },
     );

@@ -80,7 +80,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       const interest = new Int32Array(ctx.environment.shared['interest']!);
       sandboxSeed = Number(ctx.environment.settings['sandboxSeed'] ?? 1);
       if (owner.mode === 'sandbox') sandboxProfile = profileOf(effectiveSandboxSettings(r.db, owner.client_id), sandboxSeed);
-      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal);
+      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal, ctx.environment.settings['tcaAggregates'] !== 'off');
       const resolutions = new MarketResolutionStore(r.db);
       const deployments = new DeploymentStore(r.db);
       service = new ExecutionService({
@@ -153,6 +153,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
           return answer(s.activate(owner, m.graph_id));
         case 'VenueView':
           return answer(s.venueView(owner.client_id, owner.mode));
+        case 'Recon':
+          return answer(Promise.resolve().then(() => s.reconState()));
         case 'Positions':
           return answer(Promise.resolve().then(() => pages.page(m.page, () => s.ledger(owner.client_id, owner.mode).view((asset, instrument) => s.markOf(asset, instrument), m.filters))));
         case 'Risk':

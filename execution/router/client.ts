@@ -9,6 +9,7 @@ import {
   type PositionsPage,
   type PositionsView,
   type PreviewAnswer,
+  type ReconLogAnswer,
   type RedeemAnswer,
   type RiskAnswer,
   type RouterAnswer,
@@ -72,6 +73,11 @@ export class RouterClient {
 
   venueView(owner: OrderOwner): Promise<VenueOrdersView> {
     return this.call(owner, { t: 'VenueView' });
+  }
+
+  /** What the owner's router found reconciling with each venue since it started, and the orders it is reconciling. */
+  recon(owner: OrderOwner): Promise<ReconLogAnswer> {
+    return this.call(owner, { t: 'Recon' });
   }
 
   /** The positions view, asked page by page (every page of one view: see the `Positions` message). */

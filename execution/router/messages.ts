@@ -9,6 +9,7 @@ import type { RoutingPlan } from '../sor/sor-types.ts';
 import type { ExecutionChannel, OrderRequest } from '../types.ts';
 import type { VenueOrdersView } from '../venue-merge.ts';
 import type { ResolutionFacts } from '../contract-outcomes.ts';
+import type { ReconLogAnswer } from '../recon.ts';
 
 /**
  * What a router actor (`router:<mode>|<client>`) is asked. The gateway is one sender (one
@@ -29,6 +30,8 @@ export type RouterMessage =
   | { t: 'Activate'; graph_id: string }
   /** What the venues show of the working orders (`GET /v1/orders` venue_view). */
   | { t: 'VenueView' }
+  /** What reconciling with each venue found since the router started, and the orders it is reconciling (`ReconLogAnswer`, `GET /v1/data/recon`). */
+  | { t: 'Recon' }
   /**
    * A page of the positions view (`PositionsPage`): the first (no `page`) computes the whole view
    * and the router keeps it for the next pages (`page`: that read and the row to go on from), so
@@ -128,7 +131,7 @@ export interface RiskAnswer {
   gross_exposure_usd_1e9: ExactInt;
 }
 
-export type { PositionsView, VenueOrdersView };
+export type { PositionsView, ReconLogAnswer, VenueOrdersView };
 
 export type OrderEvent = [channel: ExecutionChannel, client: string, mode: Mode, data: unknown];
 

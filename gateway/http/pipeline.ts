@@ -14,6 +14,7 @@ import { stringifyExact } from './exact-json.ts';
 import type { Router } from './router.ts';
 import { statusLine } from './status.ts';
 import { openSse } from './sse.ts';
+import { etagMatches, type StaticAsset, type StaticAssets } from './static.ts';
 
 export const BODY_LIMIT_BYTES = 1 << 20;
 /** `X-Request-Id` and `Idempotency-Key`: 1-128 of these ASCII characters. */
@@ -89,6 +90,8 @@ export interface PipelineDeps {
   requestLog: (line: RequestLogLine) => void;
   /** Long-lived sessions by credential: an SSE stream ends when its key is revoked or its JWT expires. */
   sessions?: Sessions;
+  /** Static files (the dashboard), answered before route matching: not API operations. */
+  assets?: StaticAssets;
 }
 
 const METHOD_NAMES: Record<string, string> = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH' };
@@ -113,6 +116,8 @@ interface Exchange {
   principal: Principal | null;
   /** The connection cannot be trusted past this answer (ambiguous framing): closed after it. */
   closeAfter: boolean;
+  /** The `Last-Event-ID` header of a resumable stream's request, when sent. */
+  lastEventId?: string;
 }
 
 /**
@@ -165,6 +170,11 @@ export class HttpPipeline {
       this.fail(exchange, Errors.unavailable('SHUTTING_DOWN', 'the service is shutting down'));
       return;
     }
+    const asset = this.deps.assets?.get(exchange.path);
+    if (asset !== undefined) {
+      this.serveAsset(exchange, asset, req.getHeader('if-none-match'));
+      return;
+    }
     const match = this.deps.router.match(exchange.method, exchange.path);
     if (match.kind !== 'found') {
       const err =
@@ -178,6 +188,10 @@ export class HttpPipeline {
     const needsBody = route.body !== undefined && METHODS_WITH_BODY.has(exchange.method);
     const rawQuery = req.getQuery() ?? '';
     const idempotencyKey = exchange.method === 'post' ? readIdempotencyKey(req) : undefined;
+    if (route.resumable === true) {
+      const lastEventId = req.getHeader('last-event-id');
+      if (lastEventId !== '') exchange.lastEventId = lastEventId;
+    }
     let principal: Principal | Promise<Principal> | undefined;
     try {
       if (route.auth !== 'public') principal = this.deps.auth.authenticate(req.getHeader('authorization'), Date.now());
@@ -255,6 +269,7 @@ export class HttpPipeline {
         bodyText,
         principal,
         idempotencyKey,
+        lastEventId: exchange.lastEventId,
       });
       if (result instanceof Promise) {
         result.then(
@@ -267,6 +282,18 @@ export class HttpPipeline {
     } catch (err) {
       this.fail(exchange, err);
     }
+  }
+
+  /**
+   * A static file: public and holding no data, so neither authenticated nor rate limited; GET
+   * only. A 304 when `If-None-Match` names the current ETag (the browser's copy is current).
+   */
+  private serveAsset(exchange: Exchange, asset: StaticAsset, ifNoneMatch: string): void {
+    if (exchange.method !== 'get') {
+      this.fail(exchange, Errors.methodNotAllowed(exchange.method.toUpperCase(), ['GET']));
+      return;
+    }
+    this.respond(exchange, etagMatches(ifNoneMatch, asset.etag) ? 304 : 200, asset.body, asset.headers, asset.contentType);
   }
 
   /** Rate limit, then permission: a throttled caller learns nothing about what it may do. */
@@ -337,7 +364,7 @@ export class HttpPipeline {
     });
   }
 
-  private respond(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Record<string, string>): void {
+  private respond(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Readonly<Record<string, string>>, contentType = 'application/json'): void {
     if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
       for (const wake of this.idleWaiters.splice(0)) wake();
     }
@@ -346,7 +373,7 @@ export class HttpPipeline {
       // the next turn, then close (the rest of an oversize body is not read).
       setImmediate(() => this.write(exchange, status, body, headers));
     } else {
-      this.write(exchange, status, body, headers);
+      this.write(exchange, status, body, headers, contentType);
     }
     this.deps.requestLog({
       requestId: exchange.requestId,
@@ -359,16 +386,18 @@ export class HttpPipeline {
     });
   }
 
-  private write(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Record<string, string>): void {
+  private write(exchange: Exchange, status: number, body: string | Uint8Array | undefined, headers?: Readonly<Record<string, string>>, contentType = 'application/json'): void {
     if (exchange.aborted) return;
     const res = exchange.res;
     res.cork(() => {
       res.writeStatus(statusLine(status));
-      res.writeHeader('content-type', 'application/json');
+      res.writeHeader('content-type', contentType);
       res.writeHeader('x-request-id', exchange.requestId);
       if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
-      // An oversize body is not drained, and a draining server lets connections go.
-      res.end(body, status === 413 || this.draining || exchange.closeAfter);
+      // An oversize body is not drained, and a draining server lets connections go. A 304 sends
+      // no body; its Content-Length is the one the 200 would have had (RFC 9110, section 8.6).
+      if (status === 304) res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : (body?.byteLength ?? 0), this.draining || exchange.closeAfter);
+      else res.end(body, status === 413 || this.draining || exchange.closeAfter);
     });
   }
 

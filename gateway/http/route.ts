@@ -23,6 +23,8 @@ export interface RequestContext {
   readonly principal: Principal | undefined;
   /** The `Idempotency-Key` header of a POST, when sent. */
   readonly idempotencyKey: string | undefined;
+  /** The `Last-Event-ID` header, read on `resumable` routes only. */
+  readonly lastEventId?: string | undefined;
 }
 
 export interface Reply {
@@ -54,6 +56,8 @@ export interface RouteSpec {
   body?: TSchema;
   /** When false an empty body validates as `{}`. */
   bodyRequired?: boolean;
+  /** A server-sent-event stream that resumes after the `Last-Event-ID` its client sends. */
+  resumable?: boolean;
   /** The body cap of this route, when it is not the pipeline's BODY_LIMIT_BYTES (a bulk write). */
   maxBodyBytes?: number;
   responses: Record<number, ResponseSpec>;

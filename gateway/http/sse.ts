@@ -3,7 +3,8 @@ import { stringifyExact } from './exact-json.ts';
 
 /** Writes server-sent events to one open response. */
 export interface SseSink {
-  send(event: string, data: unknown): void;
+  /** `id` (a resumable stream's event id) is what the client sends back as `Last-Event-ID`. */
+  send(event: string, data: unknown, id?: string): void;
 }
 
 /** A stream route's reply: called once the response is open; returns its cleanup. */
@@ -46,7 +47,7 @@ export function openSse(res: HttpResponse, requestId: string, open: SseOpen, onC
   });
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
-  cleanup = open({ send: (event, data) => write(`event: ${event}\ndata: ${stringifyExact(data)}\n\n`) });
+  cleanup = open({ send: (event, data, id) => write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${stringifyExact(data)}\n\n`) });
   // Ends the stream from the server's side with one last event (a revoked or expired credential).
   return (last) => {
     if (closed) return;

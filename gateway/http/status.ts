@@ -3,6 +3,7 @@ export const STATUS_LINES: Readonly<Record<number, string>> = {
   200: '200 OK',
   201: '201 Created',
   204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',

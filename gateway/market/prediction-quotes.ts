@@ -36,6 +36,12 @@ export class PredictionQuotes {
    * The leg a symbol names; undefined for a CEX pair. Throws the spec's errors: 400
    * AMBIGUOUS_MULTI_OUTCOME (with the candidates), 404 for an unknown name, 400 for a malformed id.
    */
+  /** As `resolve`, but a name the catalog does not know is undefined rather than a 404. */
+  resolveKnown(symbol: string): ResolvedLeg | undefined {
+    const r = this.catalog.resolver.resolve(symbol);
+    return r === undefined || (!r.ok && r.code === 'NOT_FOUND') ? undefined : this.resolve(symbol);
+  }
+
   resolve(symbol: string): ResolvedLeg | undefined {
     const r = this.catalog.resolver.resolve(symbol);
     if (r === undefined) return undefined;

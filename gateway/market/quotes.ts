@@ -8,6 +8,7 @@ import { decimalLevels, midAndSpread, priceToDecimal, qtyToDecimal } from '../..
 import type { Endpoint } from '../../engine/endpoint.ts';
 import type { MarketMemory } from './memory.ts';
 import { SharedMarketView } from '../../execution/market-view.ts';
+import { MidHistory } from './mid-history.ts';
 
 /** The spec's quote `source` values (Quote rules 2). */
 export type QuoteSource = 'edge_nbbo' | 'edge_rpc_snapshot' | 'venue_public_api' | 'unavailable';
@@ -62,6 +63,8 @@ export class QuoteService {
    * JSON (`age_ms` has ms resolution), so a busy symbol is serialised once per change or ms.
    */
   private readonly lastJson: ({ version: number; depth: number; ms: number; json: string } | undefined)[] = [];
+  /** Each book's NBBO mid, sampled every 500 ms while the service runs (`start`): the signals' returns and volatility. */
+  readonly mids: MidHistory;
 
   constructor(
     memory: MarketMemory,
@@ -69,6 +72,16 @@ export class QuoteService {
   ) {
     this.reader = new QuoteCacheReader(memory.quotes);
     this.market = new SharedMarketView(memory.quotes);
+    this.mids = new MidHistory(memory.quotes);
+  }
+
+  /** Starts sampling the books' mids (mid-history.ts); `stop` ends it. */
+  start(): void {
+    this.mids.start();
+  }
+
+  stop(): void {
+    this.mids.stop();
   }
 
   /** The book for a symbol: the requested instrument type, else spot, else perp. */

@@ -203,7 +203,10 @@ export function marketRoutes(ctx: GatewayContext): RouteSpec[] {
           }
         }
         // A prediction market's own curve (its rate): a ticker, slug, token id or URL naming one leg.
-        const leg = parseSymbol(ticker.toUpperCase()) === undefined ? predictions.resolve(ticker) : undefined;
+        // A Kalshi ticker with one dash (KXPRESHYR-26NOV28) also reads as a pair: one that no venue
+        // lists is asked of the prediction catalog too (unknown there, it is an unlisted pair).
+        const pair = parseSymbol(ticker.toUpperCase()) !== undefined;
+        const leg = !pair ? predictions.resolve(ticker) : listingVenues(ticker).length === 0 ? predictions.resolveKnown(ticker) : undefined;
         if (leg !== undefined) {
           const fees = wanted === undefined || wanted.includes(leg.venue) ? [binaryFeeRow(leg.venue, marketFeeComponents(leg.market))] : [];
           return { status: 200, body: { ticker, fees } };

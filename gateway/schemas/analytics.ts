@@ -280,7 +280,7 @@ export const TcaReportSchema = Type.Object(
     symbols: Type.Array(Type.Object({ symbol: Type.String(), ...TcaSummaryFields }), { description: 'largest notional first' }),
     prediction: Type.Object({ ...TcaSummaryFields, is_prediction: Type.Literal(true) }, { description: 'prediction orders in probability bps, apart' }),
   },
-  { $id: 'TcaReport' },
+  { $id: 'TcaPeriodReport' },
 );
 
 export const TcaQualitySchema = Type.Object(

@@ -4,6 +4,7 @@ import { eventStream, webSocketUpgrade } from './media.ts';
 import { FillRecordSchema, OrderUpdateSchema, TcaEventSchema } from './orders.ts';
 import { KillSwitchChangeSchema, KillSwitchSchema, RiskReadoutSchema } from './risk.ts';
 import { RoutingPlanSchema } from './routing.ts';
+import { AlertEventSchema } from './alerts.ts';
 
 /**
  * What the streams carry (spec: "Events"): the server-sent events of `/v1/risk/stream` and
@@ -48,6 +49,12 @@ export const TcaStreamEventSchema = eventStream(
     [Type.Object({ event: Type.Literal('tca_report'), data: TcaEventSchema }, { $id: 'TcaReportEvent', additionalProperties: false }), SseEndSchema],
     { description: SSE_NOTE },
   ),
+);
+
+export const AlertStreamEventSchema = eventStream(
+  Type.Union([Type.Object({ event: Type.Literal('alert'), data: AlertEventSchema }, { $id: 'AlertStreamEvent', additionalProperties: false }), SseEndSchema], {
+    description: `${SSE_NOTE} Each alert event has an \`id:\` line, its event_id: reconnect with \`Last-Event-ID\` to receive the events after it first, then the live ones; without it the stream starts at the next event.`,
+  }),
 );
 
 // --- The unified WebSocket ------------------------------------------------------------------

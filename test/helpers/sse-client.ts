@@ -5,6 +5,8 @@ import { waitForWake } from './stream-client.ts';
 export interface SseEvent {
   event: string;
   data: unknown;
+  /** the `id:` line, on resumable streams */
+  id?: string;
 }
 
 /** A real HTTP client of a server-sent-event stream: queues events, knows when the server ended it. */
@@ -33,9 +35,9 @@ export class SseClient {
     });
   }
 
-  static open(port: number, path: string, token: string): Promise<SseClient> {
+  static open(port: number, path: string, token: string, headers: Record<string, string> = {}): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, timeout: 30_000 });
+      const req = request({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers }, timeout: 30_000 });
       new SseClient(req, resolve, reject);
       req.end();
     });
@@ -53,6 +55,11 @@ export class SseClient {
     }
   }
 
+  /** The events queued now, taken off the queue. */
+  drain(): SseEvent[] {
+    return this.events.splice(0);
+  }
+
   close(): void {
     this.req.destroy();
   }
@@ -65,7 +72,8 @@ export class SseClient {
       this.buffered = this.buffered.slice(split + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event !== undefined) this.events.push({ event, data: data === undefined ? undefined : (JSON.parse(data) as unknown) });
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      if (event !== undefined) this.events.push({ event, data: data === undefined ? undefined : (JSON.parse(data) as unknown), ...(id === undefined ? {} : { id }) });
     }
     this.wake?.();
   }

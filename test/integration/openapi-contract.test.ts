@@ -176,7 +176,7 @@ describe('OpenAPI response contract (real trading session)', () => {
       for (const status of success) {
         const content = op.responses[status]!.content ?? {};
         const types = Object.keys(content);
-        const sse = path === '/v1/risk/stream' || path === '/v1/tca/stream';
+        const sse = path === '/v1/risk/stream' || path === '/v1/tca/stream' || path === '/v1/alerts/stream';
         assert.deepEqual(types, [sse ? 'text/event-stream' : 'application/json'], `${method} ${path} ${status} media types`);
         if (content[types[0]!]?.schema === undefined) missing.push(`${method} ${path} ${status}`);
       }

@@ -277,7 +277,8 @@ describe('prediction markets listing', () => {
   });
 
   it('GET /v1/fees: each market\'s binary_quadratic curve by ticker, token id or slug', async () => {
-    const kalshi = (await get('/v1/markets?venue=kalshi&limit=1')).body.markets[0]!;
+    // A binary market: which one lists first changes with the date (an event with more outcomes is ambiguous).
+    const kalshi = (await get<{ markets: { slug: string; outcomes: string[] }[] }>('/v1/markets?venue=kalshi&limit=100')).body.markets.find((m) => m.outcomes.length === 2)!;
     const k = await get<{ fees: { venue: string; fee_model: string; components: Record<string, unknown>; maker_bps: number; taker_bps: number; formula: { taker_fee_usd: string } }[] }>(`/v1/fees?ticker=${kalshi.slug}`);
     assert.equal(k.status, 200);
     assert.equal(k.body.fees.length, 1);

@@ -75,7 +75,8 @@ describe('prediction orders, positions and redemption (sandbox)', () => {
   });
 
   it('refuses what cannot be: gtc on a prediction venue, a multi-outcome event, an unknown ticker', async () => {
-    const kalshi = (await call<{ markets: Row[] }>(svc.base, 'GET', '/v1/markets?venue=kalshi&limit=1', { token })).body.markets[0]!;
+    // A binary market: which one lists first changes with the date (an event with more outcomes is ambiguous).
+    const kalshi = (await call<{ markets: (Row & { outcomes: string[] })[] }>(svc.base, 'GET', '/v1/markets?venue=kalshi&limit=100', { token })).body.markets.find((m) => m.outcomes.length === 2)!;
     const gtc = await order({ symbol: kalshi.symbol, order_type: 'limit', limit_price_1e9: 400_000_000, time_in_force: 'gtc', qty_1e8: 1e8 });
     assert.equal(gtc.status, 400, JSON.stringify(gtc.body));
     assert.equal((gtc.body as unknown as { error: { details: { field: string }[] } }).error.details[0]!.field, 'time_in_force');

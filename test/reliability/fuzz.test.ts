@@ -102,6 +102,11 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
         ['artifact_base64', fc.constantFrom(HEALTHY_ALGO, Buffer.from('not wasm').toString('base64'))],
         ['symbols', fc.constantFrom(['BTC-USDT'], ['ETH-USDT', 'BTC-USDT'])],
         ['venues', fc.constantFrom(null, ['binance'], ['okx', 'bybit'])],
+        // Alerts: every kind, both directions, levels near and far.
+        ['kind', fc.constantFrom('price', 'spread_bps', 'basis_bps', 'fill', 'order_rejected', 'pnl_below', 'edge_stale', 'moon')],
+        ['direction', fc.constantFrom('above', 'below')],
+        ['threshold', fc.constantFrom(1, 5, 50_000, 1e12, -5)],
+        ['edge_id', fc.constantFrom('binance', 'okx', 'nowhere')],
       ]),
     );
     contract = new ResponseContract(doc);
@@ -142,6 +147,14 @@ describe(`schema-driven fuzzing of every operation (${TOTAL} requests, seed ${SE
     };
     ids.set('deployment_id', [await deployment('fuzz')]);
     ids.set('deleteDeployment:deployment_id', [await deployment('fuzz-spare')]);
+    // Alerts that exist: one to read, a spare for the delete.
+    const alert = async (label: string) => {
+      const res = await call<{ alert_id: string }>(base, 'POST', '/v1/alerts', { token, body: { kind: 'price', symbol: 'BTC-USDT', direction: 'above', threshold: 1e12, label } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.alert_id;
+    };
+    ids.set('alert_id', [await alert('fuzz')]);
+    ids.set('deleteAlert:alert_id', [await alert('fuzz-spare')]);
     const rewarded = await call<{ rewards: { token_id: string }[] }>(base, 'GET', '/v1/polymarket/rewards', { token });
     ids.set('token_id', rewarded.body.rewards.slice(0, 3).map((r) => r.token_id));
   });

@@ -109,6 +109,17 @@ describe('object-level authorization on every operation with a client-owned id (
     pairs: everyPair,
   };
 
+  owned['alert_id'] = {
+    create: async (owner) => {
+      // A level far from any market: it stays active, so a read after an intrusion is unchanged.
+      const res = await call<{ alert_id: string }>(trading.base, 'POST', '/v1/alerts', { token: tokens[owner], body: { kind: 'price', symbol: 'BTC-USDT', direction: 'above', threshold: 1e12, label: `bola-${seq++}` } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.alert_id;
+    },
+    read: async (owner, id) => (await call(trading.base, 'GET', `/v1/alerts/${id}`, { token: tokens[owner] })).body,
+    pairs: everyPair,
+  };
+
   it('covers every path id of the document: each is public market data or has an owner factory here', () => {
     const uncovered = operations.flatMap((op) => op.params.filter((p) => p.in === 'path' && !PUBLIC_PARAMS.has(p.name) && owned[p.name] === undefined).map((p) => `${op.method} ${op.path} {${p.name}}`));
     assert.deepEqual(uncovered, [], 'add an owner factory (or mark the parameter public) for these');

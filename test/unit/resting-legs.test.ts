@@ -16,6 +16,7 @@ import { Booking } from '../../execution/booking.ts';
 import { Ledgers } from '../../execution/ledgers.ts';
 import { legReservation } from '../../execution/legs.ts';
 import { newOrder } from '../../execution/order-record.ts';
+import { ReconcileLog } from '../../execution/recon.ts';
 import { RestingLegs } from '../../execution/resting-legs.ts';
 import type { Messenger, OrderLog } from '../../execution/types.ts';
 
@@ -98,10 +99,18 @@ function setup(cancelAnswers: ('lost' | 'ok')[] = []) {
       return Promise.resolve({ child_id: m.child_id, found: true, cancelled_qty_1e8: 1 } satisfies CancelResult as R);
     },
   };
-  const legs = new RestingLegs(messenger, ledgers, booking, quiet, (_ms, fn) => {
-    setImmediate(fn);
-    return () => {};
-  });
+  const reconciles = new ReconcileLog(0);
+  const legs = new RestingLegs(
+    messenger,
+    ledgers,
+    booking,
+    quiet,
+    (_ms, fn) => {
+      setImmediate(fn);
+      return () => {};
+    },
+    reconciles,
+  );
   const entry = { symbol: 'BTC-USDT', instrument_type: 'spot' } as BookEntry;
   const order = newOrder(log.nextOrderId(), Date.now() * 1e6, { client_id: CLIENT, mode: MODE }, { client_order_id: 'g1', side: 'buy', qty_1e8: QTY, order_type: 'limit', limit_price_1e9: LIMIT }, null, 'h', entry);
   const child: ChildOrder = {
@@ -151,7 +160,7 @@ function setup(cancelAnswers: ('lost' | 'ok')[] = []) {
     maker_bps: 2,
   });
   const locked = () => ledger.rows().reduce((sum, r) => sum + r.locked_qty_1e8, 0n);
-  return { log, legs, order, child, placement, answer, maker, locked, cancels };
+  return { log, legs, order, child, placement, answer, maker, locked, cancels, reconciles };
 }
 
 describe('resting legs: a misbehaving venue', () => {
@@ -159,8 +168,10 @@ describe('resting legs: a misbehaving venue', () => {
     const { log, legs, order, child, placement, answer, maker, locked } = setup();
     await answer(placement([{ qty_1e8: 200_000, trade_id: 'x1' }], 800_000));
     assert.equal(order.status, 'PARTIAL');
+    assert.equal(child.venue_reported_cum_qty_1e8, 200_000, "the placement's answer: its crossing fills");
     legs.onMakerFill(maker('x1', 200_000, 800_000)); // the crossing fill, again on the stream
     legs.onMakerFill(maker('m2', 300_000, 500_000));
+    assert.equal(child.venue_reported_cum_qty_1e8, 500_000, 'a maker fill: the leg less what it leaves resting');
     legs.onMakerFill(maker('m2', 300_000, 500_000)); // the same maker fill twice
     legs.onMakerFill(maker('m3', 600_000, 0)); // more than is open
     legs.onMakerFill(maker('m4', 100_000, 400_000, LIMIT + 1)); // through the limit
@@ -168,6 +179,7 @@ describe('resting legs: a misbehaving venue', () => {
     legs.onMakerFill(maker('m5', 500_000, 0)); // after the leg ended
     await tick();
     assert.deepEqual(log.fills.map((f) => f.trade_id), ['x1', 'm2', 'm5'], 'each trade once');
+    assert.equal(child.venue_reported_cum_qty_1e8, QTY, 'refused and repeated reports leave it as the venue last stated it');
     assert.equal(order.filled_qty_1e8, QTY);
     assert.equal(child.filled_qty_1e8, QTY);
     assert.equal(order.status, 'COMPLETED');
@@ -187,7 +199,7 @@ describe('resting legs: a misbehaving venue', () => {
   });
 
   it('a cancel whose answer is lost is asked again; the leg fills meanwhile; then CANCELLED, reconciled, nothing reserved', async () => {
-    const { log, legs, order, child, placement, answer, maker, locked, cancels } = setup(['lost', 'lost', 'ok']);
+    const { log, legs, order, child, placement, answer, maker, locked, cancels, reconciles } = setup(['lost', 'lost', 'ok']);
     await answer(placement([], QTY));
     assert.equal(order.status, 'ACTIVE');
     await legs.cancelResting(order, 'cancelled');
@@ -199,6 +211,13 @@ describe('resting legs: a misbehaving venue', () => {
     const status = (): string => order.status;
     for (let i = 0; i < 20 && status() !== 'CANCELLED'; i++) await tick();
     assert.equal(cancels.length, 3, 'one cancel, then asked again until answered');
+    // The cancel asked again is a reconcile: one unanswered, then confirmed; the order no longer in doubt.
+    const { edges, in_doubt } = reconciles.snapshot();
+    assert.deepEqual(
+      edges.map((e) => [e.edge_id, e.outcome, e.node_order_id, e.asks, e.unanswered]),
+      [[EDGE, 'cancel_confirmed', order.node_order_id, 2, 1]],
+    );
+    assert.deepEqual(in_doubt, []);
     assert.equal(order.status, 'CANCELLED');
     assert.equal(order.reconciliation_state, 'reconciled');
     assert.equal(child.status, 'partial');

@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { Packr, Unpackr } from 'msgpackr';
 import { HOUR_MS, SKETCH_RELATIVE_ACCURACY, TcaBucket, type TcaSample } from '../../execution/analytics/tca-bucket.ts';
-import { execSamples, tcaSamples } from '../../execution/analytics/samples.ts';
-import { hourWindow, TcaAggregates } from '../../execution/analytics/tca-aggregates.ts';
+import { completedDigest, execSamples, tcaSamples } from '../../execution/analytics/samples.ts';
+import type { OrderRecord } from '../../domain/orders.ts';
+import { hourWindow, TcaAggregates, type CompletedOrder } from '../../execution/analytics/tca-aggregates.ts';
 import { Storage } from '../../storage/index.ts';
+import { completedOrder } from '../helpers/completed-orders.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 10, 0, 0);
 
@@ -224,54 +227,7 @@ describe('TCA aggregates over LMDB', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  const orderAt = (i: number, hour: number, rv: 1 | 2 | 3, symbol: string, venues: string[]) => {
-    const notional = (1 + (i % 7)) * 1_000e9;
-    const shares = venues.map((_, k) => (k + 1) / ((venues.length * (venues.length + 1)) / 2));
-    const updated = (T0 + hour * HOUR_MS + (i % 3_600) * 1_000) * 1e6;
-    const rejected = i % 9 === 4;
-    return {
-      node_order_id: `ord-${i}`,
-      symbol,
-      side: (i % 2 === 0 ? 'buy' : 'sell') as 'buy' | 'sell',
-      routing_version: rv,
-      reconciliation_state: (i % 11 === 0 ? 'reconciled' : 'in_sync') as 'reconciled' | 'in_sync',
-      status: (rejected ? 'REJECTED' : i % 5 === 0 ? 'CANCELLED' : 'COMPLETED') as 'REJECTED' | 'CANCELLED' | 'COMPLETED',
-      instrument_type: 'spot' as const,
-      created_unix_ns: updated - (3 + (i % 40)) * 1e6,
-      updated_unix_ns: updated,
-      filled_qty_1e8: rejected ? 0 : 1e7,
-      fill_ids: rejected ? [] : venues.map((_, k) => i * 10 + k),
-      children: venues.map((venue, k) => ({
-        child_id: `o${i}-${k}`,
-        venue,
-        edge_id: venue,
-        qty_1e8: 1e7,
-        limit_price_1e9: 50_000e9 * (1 + k),
-        filled_qty_1e8: rejected ? 0 : 1e7,
-        status: (rejected ? 'rejected' : 'filled') as 'rejected' | 'filled',
-        reason: null,
-        fee_1e9: 0,
-        venue_reported_cum_fee_1e9: 0,
-        ...(k === 2 && i % 3 === 0 ? {} : { sent_unix_ns: updated - 2e6, ...(i % 7 === 6 ? {} : { answered_unix_ns: updated - 2e6 + (k + 1) * 250_000 + i * 1_000 }) }),
-      })),
-      tca: rejected ? null : {
-        filled_qty_1e8: 1e7,
-        notional_usd_1e9: notional,
-        arrival_mid_1e9: 50_000e9,
-        implementation_shortfall_bps: ((i * 37) % 200) / 10 - 5,
-        spread_cost_bps: 0.5,
-        impact_bps: ((i * 37) % 200) / 10 - 5.5,
-        fee_bps: 5,
-        savings_vs_best_single_venue_bps: i % 4 === 0 ? null : ((i * 13) % 50) / 10 - 1,
-        savings_usd_1e9: i % 4 === 0 ? null : i * 1_000,
-        fees_usd_1e9: notional / 2_000,
-        best_single_venue: i % 4 === 0 ? null : { venue: venues[0] },
-        is_prediction: false,
-        probability_slippage_bps: 0,
-        venues: venues.map((venue, k) => ({ venue, qty_1e8: 0, vwap_1e9: 50_000e9 + i * 1e6 * (k + 1), fee_1e9: Math.round((notional * shares[k]!) / 2_000), share: shares[k]! })),
-      },
-    };
-  };
+  const orderAt = (i: number, hour: number, rv: 1 | 2 | 3, symbol: string, venues: string[]) => completedOrder(i, T0 + hour * HOUR_MS + (i % 3_600) * 1_000, rv, symbol, venues);
 
   it('folded as orders complete, in batches, the aggregates answer what a recomputation from every order answers (property)', async () => {
     await fc.assert(
@@ -335,5 +291,54 @@ describe('TCA aggregates over LMDB', () => {
       ),
       { numRuns: 12, seed: 42 },
     );
+  });
+  it('the digest the router journals gives the same samples as the order, through msgpack', () => {
+    const packr = new Packr({ useRecords: false, moreTypes: false });
+    const unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false });
+    for (let i = 0; i < 60; i++) {
+      const o = orderAt(i, i % 4, ((i % 3) + 1) as 1 | 2 | 3, 'BTC-USDT', ['binance', 'okx', 'bybit'].slice(0, 1 + (i % 3)));
+      const digest = unpackr.unpack(packr.pack(completedDigest(o as unknown as OrderRecord))) as CompletedOrder;
+      assert.deepEqual(tcaSamples(digest), tcaSamples(o), `tca samples of ${i}`);
+      assert.deepEqual(execSamples(digest), execSamples(o), `execution samples of ${i}`);
+    }
+  });
+
+  it('an order committed with its mark but not yet its buckets (a crash between) is folded again at a start, exactly once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seq-tca-marks-'));
+    dirs.push(dir);
+    const storage = Storage.open(dir, { credentialsKey: 'ab'.repeat(32), minFreeBytes: 0 });
+    try {
+      const packr = new Packr({ useRecords: false });
+      const readOrder = (c: string, m: 'live' | 'sandbox', id: string) => storage.orders.getOrder(c, m, id);
+      // A flush interval no test waits for: flushes here are explicit.
+      const live = new TcaAggregates(storage.tcaBuckets, 16, readOrder, () => {}, 3_600_000);
+      const orders = Array.from({ length: 30 }, (_, i) => orderAt(i, i % 5, ((i % 3) + 1) as 1 | 2 | 3, i % 2 === 0 ? 'BTC-USDT' : 'ETH-USDT', ['binance', 'okx']));
+      const journal = (o: (typeof orders)[number]) => {
+        const value = packr.pack(o);
+        storage.orders.putOrderEncoded('c1', 'live', o.node_order_id, o.status, 'ACTIVE', value);
+        live.completedEncoded('c1', 'live', value);
+      };
+      for (const o of orders.slice(0, 20)) journal(o);
+      await live.flush();
+      assert.deepEqual(storage.tcaBuckets.pending(), [], 'a flush writes the buckets and removes the marks in one commit');
+      for (const o of orders.slice(20)) journal(o);
+      await storage.orders.durable();
+      assert.equal(storage.tcaBuckets.pending().length, 10, 'committed with their orders, their buckets not yet written');
+      // The process dies here. A start folds the ten marked orders onto the buckets on disk.
+      const window = hourWindow(T0, T0 + 6 * HOUR_MS);
+      const expected = new TcaBucket();
+      for (const o of orders) for (const x of tcaSamples(o)) if (x.venue === '') expected.add(x);
+      const restarted = new TcaAggregates(storage.tcaBuckets, 16, readOrder, () => {}, 3_600_000);
+      assert.equal(restarted.rebuild(), 10);
+      assert.deepEqual(restarted.query('c1', 'live', 'price', window).summary(), expected.summary());
+      assert.deepEqual(live.query('c1', 'live', 'price', window).summary(), expected.summary(), 'the running instance held them all along');
+      await restarted.flush();
+      assert.deepEqual(storage.tcaBuckets.pending(), []);
+      const cold = new TcaAggregates(storage.tcaBuckets, 16, readOrder);
+      assert.equal(cold.rebuild(), 0, 'nothing is folded twice');
+      assert.deepEqual(cold.query('c1', 'live', 'price', window).summary(), expected.summary(), 'the buckets on disk alone');
+    } finally {
+      await storage.close();
+    }
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * The sketches' stored form (execution/analytics/sketch-codec.ts): a round trip through msgpack
+ * (as LMDB stores it) keeps every quantile, the count, min, max and sum; protobuf bytes from
+ * buckets written before still decode.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { DDSketch } from '@datadog/sketches-js';
+import { Packr } from 'msgpackr';
+import { decodeSketch, encodeSketch, type StoredSketch } from '../../execution/analytics/sketch-codec.ts';
+
+const ACCURACY = 0.01;
+const packr = new Packr({ useRecords: false, mapsAsObjects: true });
+const QUANTILES = [0, 0.1, 0.5, 0.75, 0.95, 0.99, 1];
+
+describe('sketch stored form', () => {
+  it('round-trips quantiles and summary figures, negative and zero values too (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0.001, max: 1e6, noNaN: true })), { maxLength: 300 }), (points) => {
+        const s = new DDSketch({ relativeAccuracy: ACCURACY });
+        for (const [v, w] of points) s.accept(v, w);
+        const back = decodeSketch(packr.unpack(packr.pack(encodeSketch(s))) as StoredSketch, ACCURACY);
+        assert.deepEqual([back.count, back.min, back.max, back.sum, back.zeroCount], [s.count, s.min, s.max, s.sum, s.zeroCount]);
+        for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `q ${q}`);
+        // Still a working sketch: more values go in where they belong.
+        back.accept(5, 1);
+        s.accept(5, 1);
+        for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `after one more, q ${q}`);
+      }),
+      { numRuns: 200, seed: 27 },
+    );
+  });
+
+  it('decodes the protobuf bytes of buckets written before', () => {
+    const s = new DDSketch({ relativeAccuracy: ACCURACY });
+    for (let i = 1; i <= 100; i++) s.accept(i);
+    const back = decodeSketch(s.toProto(), ACCURACY);
+    assert.equal(back.count, 100);
+    assert.ok(Math.abs(back.getValueAtQuantile(0.5) - s.getValueAtQuantile(0.5)) < 1e-9);
+  });
+});

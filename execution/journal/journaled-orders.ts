@@ -201,7 +201,8 @@ export class JournaledOrders implements OrderLog {
       // Once per order, the write that ends it: the digest the TCA aggregates fold, so the gateway
       // thread decodes a few fields, not the order.
       if (this.digests && isTerminal(order.status) && (previous_status === null || !isTerminal(previous_status))) {
-        f.completed(order.client_id, order.mode, order.node_order_id, this.packr.pack(completedDigest(order)));
+        // The record writer, not msgpackr: on the router's thread msgpackr's general encoder cost ~10 µs a digest (-17% orders/s).
+        f.completed(order.client_id, order.mode, order.node_order_id, this.records.encode(completedDigest(order)));
       }
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);

@@ -121,9 +121,9 @@ export class AlertBook {
     }
   }
 
-  private *owned(client: string, mode: Mode): Iterable<AlertRecord> {
-    const mine = this.alerts.get(owner(client, mode));
-    if (mine !== undefined) yield* [...mine.values()];
+  /** A client's alerts in a mode (firing changes an alert, never the map). */
+  private owned(client: string, mode: Mode): Iterable<AlertRecord> {
+    return this.alerts.get(owner(client, mode))?.values() ?? [];
   }
 
   /** Looks at every active level alert: NBBO levels each tick, asked sources every few. */

@@ -1,7 +1,7 @@
 import { Unpackr } from 'msgpackr';
 import type { TcaBucketKey } from '../../storage/database.ts';
 import type { TcaBucketStore } from '../../storage/tca-buckets.ts';
-import type { Mode, OrderRecord } from '../../domain/orders.ts';
+import type { Mode } from '../../domain/orders.ts';
 import { execSamples, tcaSamples } from './samples.ts';
 
 /** What the aggregates read of an order that ended. */
@@ -71,8 +71,8 @@ const ownerString = (client: string, mode: Mode) => `${client}\u0000${mode}`;
 const FLUSH_MS = 50;
 
 /**
- * The TCA aggregates on the gateway thread, beside the journal: the journal stage hands it each
- * order that just completed (its encoded record), it folds the order into its hourly buckets in
+ * The TCA aggregates on the gateway thread, beside the journal: the journal stage hands it the
+ * digest of each order that just completed (journalled by its router), it folds the order into its hourly buckets in
  * memory and marks it pending in the order's own transaction. Every FLUSH_MS the changed buckets
  * are written once, with the removal of their orders' marks, in one transaction: a busy bucket is
  * written once per flush, not once per order, and the buckets on disk plus the marked orders
@@ -106,9 +106,9 @@ export class TcaAggregates {
     this.flushTimer.unref();
   }
 
-  /** An order record (plain msgpack, as the router journals it) reached a terminal status: folded, marked, its buckets written soon. */
+  /** The digest of an order that ended (plain msgpack, `completedDigest`, journalled by its router): folded, marked, its buckets written soon. */
   completedEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
-    const order = this.unpackr.unpack(value) as OrderRecord;
+    const order = this.unpackr.unpack(value) as CompletedOrder;
     this.completed(clientId, mode, order);
     this.store.putPending(clientId, mode, order.node_order_id);
     this.pending.push([clientId, mode, order.node_order_id]);
@@ -147,13 +147,10 @@ export class TcaAggregates {
     return into;
   }
 
-  /** Writes every bucket changed since the last call (in the current event turn's transaction); returns their keys. */
-  writeDirty(): string[] {
-    if (this.dirty.size === 0) return [];
-    const keys = [...this.dirty.keys()];
+  /** Writes every bucket changed since the last call (in the current event turn's transaction). */
+  writeDirty(): void {
     for (const { key, bucket } of this.dirty.values()) this.store.put(key, bucket.toStored() as unknown as Record<string, unknown>);
     this.dirty.clear();
-    return keys;
   }
 
   /**

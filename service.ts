@@ -13,6 +13,7 @@ import { journalStage } from './execution/journal/stage.ts';
 import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
+import type { OrderRecord } from './domain/orders.ts';
 import { layouts } from './registry.ts';
 import { TopicDispatch } from './engine/topic.ts';
 import { TAPE_TOPIC } from './actors/edge/messages.ts';
@@ -66,8 +67,10 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   });
   const auth = new Authenticator(storage, config.auth);
   const generatedOperatorKey = await auth.init();
-  // Working orders of the last run are closed before anything new is admitted (reconciliation.ts).
-  const reconciled = await closeAfterRestart(storage.orders);
+  // Working orders of the last run are closed before anything new is admitted (reconciliation.ts),
+  // each marked for the TCA aggregates in the same transaction: folded below with the other marks.
+  const markEnded = config.tcaAggregates === 'off' ? undefined : (o: OrderRecord) => storage.tcaBuckets.putPending(o.client_id, o.mode, o.node_order_id);
+  const reconciled = await closeAfterRestart(storage.orders, markEnded);
   if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
 
   // 2. Shared memory every thread maps: quote and depth caches, listener interest, the kill switch.
@@ -103,9 +106,16 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   //    beside it what follows each write: the TCA aggregates, the alerts on orders and fills.
   const routers = new RouterClient(endpoint, log);
   const quotes = new QuoteService(market, endpoint);
-  const tcaAggregates = new TcaAggregates(storage.tcaBuckets, undefined, (client, mode, id) => storage.orders.getOrder(client, mode, id), (err, what) => log.error({ err }, what));
-  // Orders a crash left between their commit and their buckets' are folded again.
-  const refolded = tcaAggregates.rebuild();
+  const tcaAggregates = new TcaAggregates(
+    storage.tcaBuckets,
+    undefined,
+    (client, mode, id) => storage.orders.getOrder(client, mode, id),
+    (err, what) => log.error({ err }, what),
+    async (client, mode) => void (await routers.flushTca({ client_id: client, mode })),
+  );
+  // Orders a crash left between their commit and their router's TCA delta are folded again.
+  const refolded = tcaAggregates.foldMarked();
+  await tcaAggregates.durable();
   if (refolded > 0) log.info({ orders: refolded }, 'TCA aggregates: marked orders folded again');
   const alerts = new AlertBook(storage.alerts, alertSources(quotes, routers, endpoint), log);
   const journal = journalStage(
@@ -192,7 +202,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       quotes.stop();
       await routers.drain();
       await topology.stop();
-      await tcaAggregates.flush();
+      await tcaAggregates.durable();
       await storage.close();
       log.info({}, 'stopped');
       await flushLogs();

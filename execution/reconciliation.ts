@@ -104,7 +104,11 @@ export class Reconciliation {
  * venues, never guessed. The simulated venues keep no history across a restart, so such an
  * order ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
  */
-export async function closeAfterRestart(orders: Pick<OrderLog, 'openOrders' | 'putOrder' | 'durable'>): Promise<number> {
+export async function closeAfterRestart(
+  orders: Pick<OrderLog, 'openOrders' | 'putOrder' | 'durable'>,
+  /** Told of each order closed, in the same transaction (the TCA aggregates mark it). */
+  ended: (order: OrderRecord) => void = () => {},
+): Promise<number> {
   let n = 0;
   for (const order of orders.openOrders()) {
     if (order.status === 'WAITING') continue;
@@ -119,6 +123,7 @@ export async function closeAfterRestart(orders: Pick<OrderLog, 'openOrders' | 'p
     }
     finish(order, 'CANCELLED', RECONCILED_AFTER_RESTART, 'the venue has no record of the working legs after a restart; nothing further will fill');
     orders.putOrder(order);
+    ended(order);
     n++;
   }
   await orders.durable();

@@ -1,33 +1,35 @@
 import type { Mode } from '../domain/orders.ts';
 import type { Databases, TcaBucketKey } from './database.ts';
 
+/** A bucket as stored: its binary form (execution/analytics/tca-bucket.ts), or the object form of buckets written before it. */
+export type StoredBucketValue = Uint8Array | Record<string, unknown>;
+
 /**
  * TCA aggregates by UTC hour (execution/analytics/tca-bucket.ts says what a bucket holds):
  *
- *   tca_buckets: [client_id, mode, hour_ms, kind, symbol, routing_version, venue] -> StoredTcaBucket
+ *   tca_buckets: [client_id, mode, hour_ms, kind, symbol, routing_version, venue] -> a bucket's binary form
  *
  *   tca_pending: [client_id, mode, node_order_id] -> 1
  *
  * `venue` '' is the order whole; a venue's row is its slice of the order. A completed order's
  * pending mark is written in the order's own transaction (the journal frame's); the buckets it
- * changed are written a little later, coalesced with other orders', in one transaction that also
- * removes those orders' marks. So a bucket on disk plus the marked orders is exactly every
- * completed order, after a crash too: a start folds the marked orders again. Money sums are
- * decimal strings here (exact past 2^53; msgpack has no bigint by default).
+ * changes are written a little later, with other orders' (its router's TCA delta), in one
+ * transaction that also removes those orders' marks. So a bucket on disk plus the marked orders
+ * is exactly every completed order, after a crash too: a start folds the marked orders again.
  */
 export interface StoredBucketRow {
   key: TcaBucketKey;
-  value: Record<string, unknown>;
+  value: StoredBucketValue;
 }
 
 export class TcaBucketStore {
   constructor(private readonly db: Databases) {}
 
-  get(key: TcaBucketKey): Record<string, unknown> | undefined {
-    return this.db.tcaBuckets.get(key) as Record<string, unknown> | undefined;
+  get(key: TcaBucketKey): StoredBucketValue | undefined {
+    return this.db.tcaBuckets.get(key) as StoredBucketValue | undefined;
   }
 
-  put(key: TcaBucketKey, value: Record<string, unknown>): void {
+  put(key: TcaBucketKey, value: Uint8Array): void {
     this.db.writes.watch(this.db.tcaBuckets.put(key, value));
   }
 
@@ -59,7 +61,7 @@ export class TcaBucketStore {
     for (const key of this.db.tcaBuckets.getKeys({ start: [clientId, mode, fromHourMs], end: [clientId, mode, toHourMs] })) {
       const k = key as TcaBucketKey;
       if (!wanted(k)) continue;
-      const value = this.db.tcaBuckets.get(k) as Record<string, unknown> | undefined;
+      const value = this.db.tcaBuckets.get(k) as StoredBucketValue | undefined;
       if (value !== undefined) yield { key: k, value };
     }
   }

@@ -1,5 +1,6 @@
 import { DDSketch } from '@datadog/sketches-js';
-import { decodeSketch, encodeSketch, type StoredSketch } from './sketch-codec.ts';
+import type { WireReader, WireWriter } from '../../engine/wire.ts';
+import { decodeSketch, encodeSketch, readSketch, writeSketch, type StoredSketch } from './sketch-codec.ts';
 
 /**
  * Execution counters kept beside the TCA figures in each hourly bucket (pure): for the order row
@@ -164,7 +165,42 @@ export class ExecCounts {
     };
   }
 
-  /** Field by field, as TcaBucket.toStored (rest and spread copies are slow here). */
+  /** The binary form, inside a bucket's (TcaBucket.write): the counts as f64 in field order, the volume as decimal text, the three sketches. */
+  write(w: WireWriter): void {
+    w.f64(this.orders).f64(this.completed).f64(this.cancelled).f64(this.rejected).f64(this.unresolved).f64(this.filled).f64(this.fills);
+    w.f64(this.completion_ms_sum).f64(this.legs_sent).f64(this.legs_acked).f64(this.legs_filled).f64(this.legs_rejected).f64(this.leg_ack_ms_sum).f64(this.leg_acks_timed);
+    for (const b of SIZE_BUCKETS) w.f64(this.sizes[b].sent).f64(this.sizes[b].filled).f64(this.sizes[b].rejected);
+    w.str(String(this.volume_usd_1e9));
+    writeSketch(w, this.ack);
+    writeSketch(w, this.first_fill);
+    writeSketch(w, this.completion);
+  }
+
+  static read(r: WireReader): ExecCounts {
+    const c = new ExecCounts();
+    c.orders = r.f64();
+    c.completed = r.f64();
+    c.cancelled = r.f64();
+    c.rejected = r.f64();
+    c.unresolved = r.f64();
+    c.filled = r.f64();
+    c.fills = r.f64();
+    c.completion_ms_sum = r.f64();
+    c.legs_sent = r.f64();
+    c.legs_acked = r.f64();
+    c.legs_filled = r.f64();
+    c.legs_rejected = r.f64();
+    c.leg_ack_ms_sum = r.f64();
+    c.leg_acks_timed = r.f64();
+    for (const b of SIZE_BUCKETS) c.sizes[b] = { sent: r.f64(), filled: r.f64(), rejected: r.f64() };
+    c.volume_usd_1e9 = BigInt(r.str());
+    c.ack = readSketch(r, SKETCH_RELATIVE_ACCURACY);
+    c.first_fill = readSketch(r, SKETCH_RELATIVE_ACCURACY);
+    c.completion = readSketch(r, SKETCH_RELATIVE_ACCURACY);
+    return c;
+  }
+
+  /** The object form buckets were stored in before the binary one, field by field (rest and spread copies are slow here). */
   toStored(): StoredExecCounts {
     return {
       orders: this.orders,

@@ -1,4 +1,5 @@
 import { DDSketch } from '@datadog/sketches-js';
+import type { WireReader, WireWriter } from '../../engine/wire.ts';
 
 /**
  * The stored form of a DDSketch, written with every bucket write. The library's own
@@ -84,4 +85,58 @@ export function decodeSketch(stored: StoredSketch | Uint8Array, relativeAccuracy
   s.max = stored.max;
   s.sum = stored.sum;
   return s;
+}
+
+/**
+ * The binary form (engine/wire.ts encodings), in a bucket's binary form (tca-bucket.ts):
+ *
+ *   sketch   f64 zero count, f64 count, f64 min, f64 max, f64 sum, then the positive and the
+ *            negative store
+ *   store    u8 0 when empty; else 1, f64 minKey, f64 offset, u32 bins' length, f64 the store's
+ *            count, u32 n, then n f64: the bins minKey..minKey+n-1
+ */
+export function writeSketch(w: WireWriter, s: DDSketch): void {
+  w.f64(s.zeroCount).f64(s.count).f64(s.min).f64(s.max).f64(s.sum);
+  writeStore(w, s.store as unknown as DenseStoreFields);
+  writeStore(w, s.negativeStore as unknown as DenseStoreFields);
+}
+
+export function readSketch(r: WireReader, relativeAccuracy: number): DDSketch {
+  const s = new DDSketch({ relativeAccuracy });
+  s.zeroCount = r.f64();
+  s.count = r.f64();
+  s.min = r.f64();
+  s.max = r.f64();
+  s.sum = r.f64();
+  readStore(r, s.store as unknown as DenseStoreFields);
+  readStore(r, s.negativeStore as unknown as DenseStoreFields);
+  return s;
+}
+
+function writeStore(w: WireWriter, s: DenseStoreFields): void {
+  if (s.count === 0 || s.minKey > s.maxKey) {
+    w.u8(0);
+    return;
+  }
+  const from = s.minKey - s.offset;
+  const n = s.maxKey - s.minKey + 1;
+  w.u8(1).f64(s.minKey).f64(s.offset).u32(s.bins.length).f64(s.count).u32(n);
+  for (let i = 0; i < n; i++) w.f64(s.bins[from + i]!);
+}
+
+function readStore(r: WireReader, into: DenseStoreFields): void {
+  if (r.u8() === 0) return;
+  const minKey = r.f64();
+  const offset = r.f64();
+  const length = r.u32();
+  const count = r.f64();
+  const n = r.u32();
+  if (minKey - offset < 0 || minKey - offset + n > length) throw new RangeError('sketch store: bins outside their layout');
+  const bins = new Array<number>(length).fill(0);
+  for (let i = 0; i < n; i++) bins[minKey - offset + i] = r.f64();
+  into.bins = bins;
+  into.offset = offset;
+  into.minKey = minKey;
+  into.maxKey = minKey + n - 1;
+  into.count = count;
 }

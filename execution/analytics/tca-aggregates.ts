@@ -1,12 +1,10 @@
-import { Unpackr } from 'msgpackr';
 import type { TcaBucketKey } from '../../storage/database.ts';
 import type { TcaBucketStore } from '../../storage/tca-buckets.ts';
 import type { Mode } from '../../domain/orders.ts';
-import { execSamples, tcaSamples } from './samples.ts';
+import { HOUR_MS, TcaBucket, type TcaKind } from './tca-bucket.ts';
+import { TcaDelta, type CompletedOrder } from './tca-delta.ts';
 
-/** What the aggregates read of an order that ended. */
-export type CompletedOrder = Parameters<typeof tcaSamples>[0] & Parameters<typeof execSamples>[0];
-import { HOUR_MS, TcaBucket, type StoredTcaBucket, type TcaKind } from './tca-bucket.ts';
+export type { CompletedOrder };
 
 /** The buckets a query reads: the hours [from_hour_ms, to_hour_ms) and the dimensions asked for. */
 export interface TcaFilter {
@@ -46,12 +44,14 @@ function wants(kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, k: TcaBuck
 interface Entry {
   key: TcaBucketKey;
   bucket: TcaBucket;
+  /** merges written and not yet committed: the entry stays cached until they are (a read of LMDB would miss them) */
+  unwritten: number;
 }
 
 /**
- * A query's answer kept for the next ask and folded forward as orders complete (every sample
- * its filter wants goes into its group), so a dashboard polling a month of TCA merges the
- * month's buckets once, not on every poll.
+ * A query's answer kept for the next ask and folded forward as deltas merge (every row its
+ * filter wants goes into its group), so a dashboard polling a month of TCA merges the month's
+ * buckets once, not on every poll.
  */
 interface Answer {
   kind: TcaKind;
@@ -67,122 +67,121 @@ const ANSWER_OWNERS = 1_024;
 const keyString = (k: TcaBucketKey) => k.join('\u0000');
 const ownerString = (client: string, mode: Mode) => `${client}\u0000${mode}`;
 
-/** How long changed buckets wait to be written with other orders' changes (their orders are marked meanwhile). */
-const FLUSH_MS = 50;
+/** Orders whose ending is marked and not yet merged, per owner: a query waits for its router's delta first. */
+interface Unmerged {
+  orders: number;
+  /** bumped at each mark: a flush that saw no new mark while it ran leaves nothing behind */
+  marks: number;
+}
 
 /**
- * The TCA aggregates on the gateway thread, beside the journal: the journal stage hands it the
- * digest of each order that just completed (journalled by its router), it folds the order into its hourly buckets in
- * memory and marks it pending in the order's own transaction. Every FLUSH_MS the changed buckets
- * are written once, with the removal of their orders' marks, in one transaction: a busy bucket is
- * written once per flush, not once per order, and the buckets on disk plus the marked orders
- * are always every completed order. A query merges the buckets of its window: cached decoded
- * buckets (the changed ones among them), the rest read from LMDB once.
+ * The TCA aggregates on the gateway thread, beside the journal. Routers fold their orders into
+ * deltas (tca-delta.ts) and journal them every few tens of milliseconds; the journal stage marks
+ * each order that ends in the order's own transaction (`marked`) and merges each delta in its
+ * frame's (`mergeEncoded`): the changed buckets are written and the delta's orders unmarked in
+ * that one transaction, so the buckets on disk plus the marked orders are always every completed
+ * order. A start folds the marked orders again (`foldMarked`). A query merges the buckets of its
+ * window: cached decoded buckets, the rest read from LMDB once; it first waits for the owner's
+ * router to journal what it still holds (`settled`), so an order that ended is in the answer.
  */
 export class TcaAggregates {
   /** owner -> key -> entry: every bucket decoded or written since start, up to `capacity` */
   private readonly cache = new Map<string, Map<string, Entry>>();
   private size = 0;
-  private readonly dirty = new Map<string, Entry>();
-  /** orders folded since the last flush: their marks go with it */
-  private pending: [string, Mode, string][] = [];
-  private flushTimer: NodeJS.Timeout | undefined;
   /** owner -> answer key -> answer */
   private readonly answers = new Map<string, Map<string, Answer>>();
-  private readonly unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false });
+  private readonly unmerged = new Map<string, Unmerged>();
 
   constructor(
     private readonly store: TcaBucketStore,
     private readonly capacity = 50_000,
-    /** A stored order, to fold a marked one again (a start, a failed commit). */
+    /** A stored order, to fold a marked one again at a start. */
     private readonly readOrder: (clientId: string, mode: Mode, nodeOrderId: string) => CompletedOrder | undefined = () => undefined,
     private readonly log: (err: unknown, what: string) => void = () => {},
-    private readonly flushMs = FLUSH_MS,
+    /** Asks the owner's router to journal the delta it holds; resolves once it is merged. */
+    private readonly flushRouter: (clientId: string, mode: Mode) => Promise<void> = () => Promise.resolve(),
   ) {}
 
-  private scheduleFlush(): void {
-    if (this.flushTimer !== undefined) return;
-    this.flushTimer = setTimeout(() => void this.flush(), this.flushMs);
-    this.flushTimer.unref();
+  /** An order ended (its record is in this transaction): marked until a delta holding it is merged. */
+  marked(clientId: string, mode: Mode, nodeOrderId: string): void {
+    this.store.putPending(clientId, mode, nodeOrderId);
+    const owner = ownerString(clientId, mode);
+    let u = this.unmerged.get(owner);
+    if (u === undefined) this.unmerged.set(owner, (u = { orders: 0, marks: 0 }));
+    u.orders++;
+    u.marks++;
   }
 
-  /** The digest of an order that ended (plain msgpack, `completedDigest`, journalled by its router): folded, marked, its buckets written soon. */
-  completedEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
-    const order = this.unpackr.unpack(value) as CompletedOrder;
-    this.completed(clientId, mode, order);
-    this.store.putPending(clientId, mode, order.node_order_id);
-    this.pending.push([clientId, mode, order.node_order_id]);
-    this.scheduleFlush();
+  /** A router's delta (TcaDelta.encode), in its journal frame's transaction. */
+  mergeEncoded(clientId: string, mode: Mode, value: Uint8Array): void {
+    this.merge(clientId, mode, TcaDelta.decode(value));
   }
 
-  /** Folds an order into the buckets in memory (and the kept answers that want it). */
-  completed(clientId: string, mode: Mode, order: CompletedOrder): void {
+  /**
+   * Merges a delta into the owner's buckets and the kept answers that want its rows, writes the
+   * changed buckets and removes the delta's marks, all in the current transaction. A failed
+   * commit drops what is cached (the routers journal their deltas again).
+   */
+  merge(clientId: string, mode: Mode, delta: TcaDelta): void {
     const answers = this.answers.get(ownerString(clientId, mode));
-    // One row per (kind, venue) of the order: its TCA and execution samples share the row's bucket.
-    const rows = new Map<string, TcaBucket[]>();
-    const row = (s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }) => {
-      const id = s.kind === 'price' ? s.venue : `p:${s.venue}`;
-      let into = rows.get(id);
-      if (into === undefined) rows.set(id, (into = this.touch(clientId, mode, s, answers)));
-      return into;
-    };
-    for (const s of tcaSamples(order)) for (const b of row(s)) b.add(s);
-    for (const s of execSamples(order)) {
-      for (const b of row(s)) {
-        if (s.order !== undefined) b.exec.addOrder(s.order);
-        if (s.leg !== undefined) b.exec.addLeg(s.leg);
+    const touched: Entry[] = [];
+    for (const r of delta.rows.values()) {
+      const key: TcaBucketKey = [clientId, mode, r.hour_ms, r.kind, r.symbol, r.routing_version, r.venue];
+      const entry = this.entry(key);
+      entry.bucket.merge(r.bucket);
+      entry.unwritten++;
+      touched.push(entry);
+      this.store.put(key, entry.bucket.encode());
+      if (answers !== undefined) {
+        for (const a of answers.values()) if (a.kind === r.kind && wants(a.kind, a.filter, key)) groupIn(a.groups, groupOf(a.grouping, key)).merge(r.bucket);
       }
     }
-  }
-
-  /** The buckets a sample goes into: its key's bucket (marked to be written) and its group in each kept answer that wants it. */
-  private touch(clientId: string, mode: Mode, s: { hour_ms: number; kind: TcaKind; symbol: string; routing_version: number; venue: string }, answers: Map<string, Answer> | undefined): TcaBucket[] {
-    const key: TcaBucketKey = [clientId, mode, s.hour_ms, s.kind, s.symbol, s.routing_version, s.venue];
-    const entry = this.entry(key, true)!;
-    this.dirty.set(keyString(key), entry);
-    const into = [entry.bucket];
-    if (answers !== undefined) {
-      for (const a of answers.values()) if (a.kind === s.kind && wants(a.kind, a.filter, key)) into.push(groupIn(a.groups, groupOf(a.grouping, key)));
-    }
-    return into;
-  }
-
-  /** Writes every bucket changed since the last call (in the current event turn's transaction). */
-  writeDirty(): void {
-    for (const { key, bucket } of this.dirty.values()) this.store.put(key, bucket.toStored() as unknown as Record<string, unknown>);
-    this.dirty.clear();
+    for (const id of delta.orders) this.store.removePending(clientId, mode, id);
+    const u = this.unmerged.get(ownerString(clientId, mode));
+    if (u !== undefined) u.orders = Math.max(0, u.orders - delta.orders.length);
+    this.store.durable().then(
+      () => {
+        for (const e of touched) e.unwritten--;
+      },
+      (err: unknown) => {
+        this.log(err, 'TCA buckets not written: cached buckets dropped, read again from disk');
+        this.discard();
+      },
+    );
   }
 
   /**
-   * Writes the changed buckets and removes the marks of the orders they now hold, in one
-   * transaction. A failed commit rebuilds from disk (the marks are still there).
+   * Undefined when every order of the owner that ended is merged; else resolves once its router
+   * has journalled what it holds (a query reads its own orders).
    */
-  flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    if (this.dirty.size === 0 && this.pending.length === 0) return Promise.resolve();
-    this.writeDirty();
-    for (const [client, mode, id] of this.pending) this.store.removePending(client, mode, id);
-    this.pending = [];
-    return this.store.durable().catch((err: unknown) => {
-      this.log(err, 'TCA buckets not written: rebuilt from disk');
-      this.rebuild();
-    });
+  settled(clientId: string, mode: Mode): Promise<void> | undefined {
+    const u = this.unmerged.get(ownerString(clientId, mode));
+    if (u === undefined || u.orders === 0) return undefined;
+    const marks = u.marks;
+    return this.flushRouter(clientId, mode).then(
+      () => {
+        // The router journalled every order it had ended before the ask: what is still counted
+        // was never folded (its write failed), unless a new order ended meanwhile.
+        if (u.marks === marks) u.orders = 0;
+      },
+      (err: unknown) => this.log(err, 'router did not journal its TCA delta: the answer may miss its latest orders'),
+    );
   }
 
-  /**
-   * Drops every bucket held in memory and folds the marked orders again: at a start (what a
-   * crash left between an order's commit and its buckets'), and after a failed commit (the cache
-   * may hold what did not reach the disk). Reads committed marks only.
-   */
-  rebuild(): number {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+  /** Drops every bucket and answer held in memory: they are read again from disk. */
+  discard(): void {
     this.cache.clear();
     this.size = 0;
-    this.dirty.clear();
     this.answers.clear();
-    this.pending = [];
+  }
+
+  /**
+   * Folds the marked orders again and merges them: at a start, before any router runs, for what a
+   * crash left between an order's commit and its delta's (or a router that stopped holding one).
+   * Reads committed marks only.
+   */
+  foldMarked(): number {
+    const deltas = new Map<string, { client: string; mode: Mode; delta: TcaDelta }>();
     let folded = 0;
     for (const [client, mode, id] of this.store.pending()) {
       const order = this.readOrder(client, mode, id);
@@ -190,12 +189,19 @@ export class TcaAggregates {
         this.store.removePending(client, mode, id);
         continue;
       }
-      this.completed(client, mode, order);
-      this.pending.push([client, mode, id]);
+      const owner = ownerString(client, mode);
+      let d = deltas.get(owner);
+      if (d === undefined) deltas.set(owner, (d = { client, mode, delta: new TcaDelta() }));
+      d.delta.fold(order);
       folded++;
     }
-    if (this.pending.length > 0) this.scheduleFlush();
+    for (const { client, mode, delta } of deltas.values()) this.merge(client, mode, delta);
     return folded;
+  }
+
+  /** On disk: everything merged so far. */
+  durable(): Promise<void> {
+    return this.store.durable();
   }
 
   /** The merged bucket of `kind` over the filter's window and dimensions (read-only: it may be a kept answer). */
@@ -206,7 +212,7 @@ export class TcaAggregates {
   /**
    * The buckets of the window merged per group (venue '' rows are the orders whole; `f.venue`
    * undefined with `allVenues` reads every venue's rows instead). Groups with no bucket are
-   * absent. The map and its buckets are a kept answer, folded forward as orders complete: read
+   * absent. The map and its buckets are a kept answer, folded forward as deltas merge: read
    * them, never change them.
    */
   grouped(clientId: string, mode: Mode, kind: TcaKind, f: TcaFilter & { allVenues?: boolean }, grouping: TcaGrouping): ReadonlyMap<string, TcaBucket> {
@@ -218,7 +224,7 @@ export class TcaAggregates {
     const groups = new Map<string, TcaBucket>();
     const seen = new Set<string>();
     const want = (k: TcaBucketKey) => wants(kind, f, k);
-    // Buckets written this turn are not visible to a read until their commit: the cache has them.
+    // Buckets written and not yet committed are not visible to a read: the cache has them.
     const owned = this.cache.get(owner);
     if (owned !== undefined) {
       for (const [ks, e] of owned) {
@@ -229,7 +235,7 @@ export class TcaAggregates {
     }
     for (const row of this.store.range(clientId, mode, f.from_hour_ms, f.to_hour_ms, want)) {
       if (seen.has(keyString(row.key))) continue;
-      groupIn(groups, groupOf(grouping, row.key)).merge(this.remember(row.key, TcaBucket.fromStored(row.value as unknown as StoredTcaBucket)).bucket);
+      groupIn(groups, groupOf(grouping, row.key)).merge(this.remember(row.key, TcaBucket.fromValue(row.value)).bucket);
     }
     if (answers === undefined) {
       if (this.answers.size >= ANSWER_OWNERS) this.answers.delete(this.answers.keys().next().value!);
@@ -240,13 +246,12 @@ export class TcaAggregates {
     return groups;
   }
 
-  private entry(key: TcaBucketKey, create: boolean): Entry | undefined {
+  private entry(key: TcaBucketKey): Entry {
     const owner = ownerString(key[0], key[1]);
     const cached = this.cache.get(owner)?.get(keyString(key));
     if (cached !== undefined) return cached;
     const stored = this.store.get(key);
-    if (stored === undefined && !create) return undefined;
-    return this.remember(key, stored === undefined ? new TcaBucket() : TcaBucket.fromStored(stored as unknown as StoredTcaBucket));
+    return this.remember(key, stored === undefined ? new TcaBucket() : TcaBucket.fromValue(stored));
   }
 
   private remember(key: TcaBucketKey, bucket: TcaBucket): Entry {
@@ -254,19 +259,19 @@ export class TcaAggregates {
     const owner = ownerString(key[0], key[1]);
     let owned = this.cache.get(owner);
     if (owned === undefined) this.cache.set(owner, (owned = new Map()));
-    const entry = { key, bucket };
+    const entry = { key, bucket, unwritten: 0 };
     owned.set(keyString(key), entry);
     this.size++;
     return entry;
   }
 
-  /** Drops the older half of the clean buckets (they are on disk; a later query reads them again). */
+  /** Drops the older half of the buckets that are on disk as cached (a later query reads them again). */
   private evict(): void {
     let drop = Math.floor(this.capacity / 2);
     for (const owned of this.cache.values()) {
-      for (const [ks] of owned) {
+      for (const [ks, e] of owned) {
         if (drop === 0) return;
-        if (this.dirty.has(ks)) continue;
+        if (e.unwritten > 0) continue;
         owned.delete(ks);
         this.size--;
         drop--;

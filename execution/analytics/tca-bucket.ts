@@ -1,6 +1,7 @@
 import { DDSketch } from '@datadog/sketches-js';
 import { ExecCounts, mergeSketch, SKETCH_RELATIVE_ACCURACY, type StoredExecCounts } from './exec-counts.ts';
-import { decodeSketch, encodeSketch, type StoredSketch } from './sketch-codec.ts';
+import { WireReader, WireWriter } from '../../engine/wire.ts';
+import { decodeSketch, encodeSketch, readSketch, writeSketch, type StoredSketch } from './sketch-codec.ts';
 
 /**
  * TCA aggregates kept as orders complete: one bucket per (client, mode, UTC hour, kind, symbol,
@@ -63,6 +64,23 @@ export interface OrderExtreme {
 
 /** How many best and worst orders a bucket keeps (a merge keeps the extremes of both: exact). */
 export const EXTREMES_KEPT = 5;
+
+/** The binary form's version (TcaBucket.write). */
+const BUCKET_FORMAT = 1;
+const scratchWriter = new WireWriter();
+const scratchReader = new WireReader();
+
+function readExtremes(r: WireReader): OrderExtreme[] {
+  const n = r.u8();
+  const list: OrderExtreme[] = [];
+  for (let i = 0; i < n; i++) {
+    const node_order_id = r.str();
+    const symbol = r.str();
+    const side = r.u8() === 0 ? 'buy' : 'sell';
+    list.push({ node_order_id, symbol, side, routing_version: r.f64(), hour_ms: r.f64(), notional_usd_1e9: r.f64(), shortfall_bps: r.f64(), shortfall_cost_usd_1e9: r.f64(), savings_bps: r.optF64() });
+  }
+  return list;
+}
 
 /** A bucket as stored: plain fields, exact sums as decimal strings, the sketch's occupied bins (sketch-codec.ts; protobuf bytes in buckets written before). */
 export interface StoredTcaBucket {
@@ -134,7 +152,7 @@ export class TcaBucket {
     this.w_shortfall_sq += w * s.shortfall_bps * s.shortfall_bps;
     this.w_sq += w * w;
     this.sketch.accept(s.shortfall_bps, w);
-    if (s.order !== undefined) {
+    if (s.order !== undefined && (mayKeep(this.best, s, 1) || mayKeep(this.worst, s, -1))) {
       const e: OrderExtreme = {
         node_order_id: s.order.node_order_id,
         symbol: s.symbol,
@@ -182,8 +200,72 @@ export class TcaBucket {
   }
 
   /**
-   * Written field by field: every bucket a frame touches is written in its transaction, and V8
-   * here runs rest and spread copies of this object tens of times slower than literals.
+   * The binary form, stored and carried in router deltas (engine/wire.ts encodings): u8
+   * BUCKET_FORMAT; the sums as f64 in field order (orders .. wins, then the three provenance
+   * counts); the exact sums as decimal text; the shortfall sketch (sketch-codec.ts); the
+   * execution counts (exec-counts.ts); the best then the worst orders: u8 n, then per order
+   * str id, str symbol, u8 side (0 buy), f64 routing version, hour, notional, shortfall, cost,
+   * f64? savings. A delta is merged and its bucket written 20 times a second per busy router:
+   * msgpack's object form spent most of that decoding and encoding maps.
+   */
+  write(w: WireWriter): void {
+    w.u8(BUCKET_FORMAT).f64(this.orders).f64(this.weight).f64(this.w_shortfall).f64(this.w_spread).f64(this.w_fee).f64(this.w_impact);
+    w.f64(this.w_shortfall_sq).f64(this.w_sq).f64(this.benchmarked).f64(this.benchmark_weight).f64(this.w_savings).f64(this.wins);
+    w.f64(this.provenance.direct).f64(this.provenance.reconstructed).f64(this.provenance.no_benchmark);
+    w.str(String(this.notional_usd_1e9)).str(String(this.savings_usd_1e9)).str(String(this.fees_usd_1e9));
+    writeSketch(w, this.sketch);
+    this.exec.write(w);
+    for (const list of [this.best, this.worst]) {
+      w.u8(list.length);
+      for (const e of list) {
+        w.str(e.node_order_id).str(e.symbol).u8(e.side === 'buy' ? 0 : 1);
+        w.f64(e.routing_version).f64(e.hour_ms).f64(e.notional_usd_1e9).f64(e.shortfall_bps).f64(e.shortfall_cost_usd_1e9).optF64(e.savings_bps);
+      }
+    }
+  }
+
+  static read(r: WireReader): TcaBucket {
+    const format = r.u8();
+    if (format !== BUCKET_FORMAT) throw new RangeError(`TCA bucket: unknown format ${format}`);
+    const b = new TcaBucket();
+    b.orders = r.f64();
+    b.weight = r.f64();
+    b.w_shortfall = r.f64();
+    b.w_spread = r.f64();
+    b.w_fee = r.f64();
+    b.w_impact = r.f64();
+    b.w_shortfall_sq = r.f64();
+    b.w_sq = r.f64();
+    b.benchmarked = r.f64();
+    b.benchmark_weight = r.f64();
+    b.w_savings = r.f64();
+    b.wins = r.f64();
+    b.provenance = { direct: r.f64(), reconstructed: r.f64(), no_benchmark: r.f64() };
+    b.notional_usd_1e9 = BigInt(r.str());
+    b.savings_usd_1e9 = BigInt(r.str());
+    b.fees_usd_1e9 = BigInt(r.str());
+    b.sketch = readSketch(r, SKETCH_RELATIVE_ACCURACY);
+    b.exec = ExecCounts.read(r);
+    b.best = readExtremes(r);
+    b.worst = readExtremes(r);
+    return b;
+  }
+
+  /** The bucket's binary form, in its own bytes. */
+  encode(): Uint8Array {
+    this.write(scratchWriter.reset());
+    return scratchWriter.bytes().slice();
+  }
+
+  /** A stored bucket: the binary form, or the object form buckets were written in before it. */
+  static fromValue(value: Uint8Array | Record<string, unknown>): TcaBucket {
+    return value instanceof Uint8Array ? TcaBucket.read(scratchReader.reset(value)) : TcaBucket.fromStored(value as unknown as StoredTcaBucket);
+  }
+
+  /**
+   * The object form buckets were stored in before the binary one, field by field (V8 here runs
+   * rest and spread copies of this object tens of times slower than literals). Read by
+   * `fromStored`; written only to test that such buckets are still read.
    */
   toStored(): StoredTcaBucket {
     return {
@@ -284,6 +366,17 @@ export interface TcaSummary {
   benchmarked_orders: number;
   win_rate: number | null;
   provenance: Record<Provenance, number>;
+}
+
+/**
+ * Whether an order's sample could enter a full list of extremes (`dir` as keepExtremes): most
+ * orders cannot, and are turned away before an extreme is built or a list sorted.
+ */
+function mayKeep(list: readonly OrderExtreme[], s: TcaSample, dir: 1 | -1): boolean {
+  if (list.length < EXTREMES_KEPT) return true;
+  const cost = Math.round((s.shortfall_bps * s.notional_usd_1e9) / 10_000);
+  // A tie with the last goes by order id in keepExtremes: let it through.
+  return dir * (cost - list[EXTREMES_KEPT - 1]!.shortfall_cost_usd_1e9) <= 0;
 }
 
 /**

@@ -13,9 +13,10 @@ import { grownBuffer } from '../../engine/wire.ts';
  *   record   +0   u8   kind        1 order | 2 order key | 3 fill | 4 ledger checkpoint (or its last part)
  *                                  | 5 reply (the HTTP answer of the order this frame makes durable)
  *                                  | 6 ledger part (a checkpoint too large for one frame, in order)
- *                                  | 7 completed (what the TCA aggregates read of an order that just
- *                                    ended, beside its order record: the gateway decodes this small
- *                                    digest, never the order)
+ *                                  | 7 completed (an order just ended, beside its record: the TCA
+ *                                    aggregates mark it until a delta holding it is merged; no value)
+ *                                  | 8 tca delta (what a router's orders that ended since its last
+ *                                    delta add to the client's TCA buckets, execution/analytics/tca-delta.ts)
  *            +1   u8   mode        0 live | 1 sandbox
  *            +2   u8   status      order: index in ORDER_STATUSES, else 0 (reply: +2 u16 HTTP status)
  *            +3   u8   previous    order: ORDER_STATUSES index of its index entry, 0xff none
@@ -24,15 +25,16 @@ import { grownBuffer } from '../../engine/wire.ts';
  *                                  (a client_order_id or hdr/ + Idempotency-Key), else 0
  *            +8   f64  fill id     fill: its id (an integer below 2^53); reply: its token; ledger and
  *                                  ledger part: the byte offset of this value in the checkpoint; else 0
- *            +16  u32  v           value length: order, fill, ledger, completed -> msgpack; order key ->
+ *            +16  u32  v           value length: order, fill, ledger, tca delta -> msgpack; order key ->
  *                                  the node_order_id it names, UTF-8; reply -> the JSON body
  *            +20  c + k + v bytes  client_id, key, value
  */
-export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5, LEDGER_PART: 6, COMPLETED: 7 } as const;
+export const RecordKind = { ORDER: 1, ORDER_KEY: 2, FILL: 3, LEDGER: 4, REPLY: 5, LEDGER_PART: 6, COMPLETED: 7, TCA_DELTA: 8 } as const;
 const HEADER = 20;
 /** Sequence and record count. */
 const FRAME_HEADER = 8;
 const NO_STATUS = 0xff;
+const EMPTY = new Uint8Array(0);
 
 export type JournalRecord =
   | { kind: 'order'; client_id: string; mode: Mode; node_order_id: string; status: OrderStatus; previous_status: OrderStatus | null; value: Uint8Array }
@@ -42,8 +44,10 @@ export type JournalRecord =
   | { kind: 'ledger'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
   | { kind: 'ledger_part'; client_id: string; mode: Mode; offset: number; value: Uint8Array }
   | { kind: 'reply'; token: number; status: number; json: string }
-  /** The analytics digest of an order that ended (execution/analytics/samples.ts `completedDigest`). */
-  | { kind: 'completed'; client_id: string; mode: Mode; node_order_id: string; value: Uint8Array };
+  /** An order that ended: the TCA aggregates mark it until a delta holding it is merged. */
+  | { kind: 'completed'; client_id: string; mode: Mode; node_order_id: string }
+  /** A router's TCA delta (execution/analytics/tca-delta.ts). */
+  | { kind: 'tca_delta'; client_id: string; mode: Mode; value: Uint8Array };
 
 const statusIndex = new Map<string, number>(ORDER_STATUSES.map((s, i) => [s, i]));
 
@@ -75,9 +79,14 @@ export class JournalFrameWriter {
     this.tail(client, nodeOrderId, value);
   }
 
-  completed(client: string, mode: Mode, nodeOrderId: string, value: Uint8Array): void {
-    this.header(RecordKind.COMPLETED, mode, client, nodeOrderId, value.length);
-    this.tail(client, nodeOrderId, value);
+  completed(client: string, mode: Mode, nodeOrderId: string): void {
+    this.header(RecordKind.COMPLETED, mode, client, nodeOrderId, 0);
+    this.tail(client, nodeOrderId, EMPTY);
+  }
+
+  tcaDelta(client: string, mode: Mode, value: Uint8Array): void {
+    this.header(RecordKind.TCA_DELTA, mode, client, '', value.length);
+    this.tail(client, '', value);
   }
 
   orderKey(client: string, mode: Mode, key: string, nodeOrderId: string): void {
@@ -191,7 +200,10 @@ export function readJournalFrame(frame: Uint8Array, visit: (record: JournalRecor
         visit({ kind: 'ledger_part', client_id, mode, offset: view.getFloat64(at + 8, true), value });
         break;
       case RecordKind.COMPLETED:
-        visit({ kind: 'completed', client_id, mode, node_order_id: key, value });
+        visit({ kind: 'completed', client_id, mode, node_order_id: key });
+        break;
+      case RecordKind.TCA_DELTA:
+        visit({ kind: 'tca_delta', client_id, mode, value });
         break;
       case RecordKind.REPLY:
         visit({ kind: 'reply', token: view.getFloat64(at + 8, true), status: view.getUint16(at + 2, true), json: buf.toString('utf8', p, p + v) });

@@ -2,8 +2,9 @@ import { INTERNAL_ORDER_FIELDS, isTerminal, type FillRecord, type Mode, type Ord
 import { headerKey, orderKeys, type OrderStore } from '../../storage/orders.ts';
 import type { OrderLog } from '../types.ts';
 import { Packr } from 'msgpackr';
-import { completedDigest } from '../analytics/samples.ts';
-import type { JournalLink } from './link.ts';
+import { TcaDelta } from '../analytics/tca-delta.ts';
+import { WireWriter } from '../../engine/wire.ts';
+import { journalInDoubt, type JournalLink } from './link.ts';
 import { LEDGER_PART_BYTES } from './messages.ts';
 import { JsonWriter } from './json-writer.ts';
 import { PlainMsgpackWriter } from './record-writer.ts';
@@ -18,6 +19,18 @@ interface WriteSet {
   fills: [client: string, mode: Mode, fill: FillRecord][];
   ledgers: [client: string, mode: Mode, checkpoint: unknown][];
   replies: [token: number, status: number, order: OrderRecord][];
+  /** orders this write set ends: folded into the TCA delta once it is on disk */
+  ended: OrderRecord[];
+}
+
+/** How often a router journals the TCA delta of its orders that ended (a query waits for it instead: TcaAggregates.settled). */
+export const TCA_DELTA_MS = 50;
+const TCA_RETRY_MS = 1_000;
+
+/** What a router needs to keep its client's TCA delta: a timer, and where to say a delta was lost. */
+export interface TcaDeltaClock {
+  schedule(ms: number, fn: () => void): void;
+  log(err: unknown): void;
 }
 
 /**
@@ -35,6 +48,8 @@ export class JournaledOrders implements OrderLog {
    */
   private readonly records = new PlainMsgpackWriter();
   private readonly packr = new Packr({ useRecords: false, moreTypes: false });
+  /** TCA deltas' binary form (TcaDelta.write), copied into the frame. */
+  private readonly wire = new WireWriter();
   /** The 201 bodies, JSON written straight into bytes: the same text as JSON.stringify(orderView(order)). */
   private readonly json = new JsonWriter();
   /** Written and not yet acknowledged by the journal: node_order_id -> order. */
@@ -45,6 +60,9 @@ export class JournaledOrders implements OrderLog {
   private readonly unsettledKeys = new Map<string, string>();
   private readonly unsettledFills = new Map<number, FillRecord>();
   private last: Promise<void> = Promise.resolve();
+  /** The TCA delta of orders that ended since the last one left (execution/analytics/tca-delta.ts). */
+  private tca = new TcaDelta();
+  private tcaScheduled = false;
 
   constructor(
     /** The client and mode this router owns. */
@@ -52,8 +70,8 @@ export class JournaledOrders implements OrderLog {
     private readonly reader: OrderStore,
     /** The worker's link to the journal (shared by its routers). */
     private readonly journal: JournalLink,
-    /** Whether an order that ends is journalled with its TCA digest (off only to measure what the aggregates cost). */
-    private readonly digests = true,
+    /** Keeps the TCA aggregates' delta; undefined: none (TCA_AGGREGATES=off, to measure what they cost). */
+    private readonly tcaClock?: TcaDeltaClock,
   ) {}
 
   nextOrderId(): string {
@@ -122,6 +140,8 @@ export class JournaledOrders implements OrderLog {
         // Commits by the journal's thread become visible to this thread's reader on a fresh read transaction.
         this.reader.refresh();
         forget();
+        // Folded once their ending is on disk, and marked there: a delta never holds an order a crash could lose.
+        if (write.ended.length > 0) this.foldEnded(write.ended);
       },
       (err: unknown) => {
         forget();
@@ -131,6 +151,47 @@ export class JournaledOrders implements OrderLog {
     // A failed write fails its own callers; later ones wait only for it to settle.
     this.last = sent.catch(() => undefined);
     return sent;
+  }
+
+  /**
+   * Journals the TCA delta held now; resolves once it is merged on disk (at once when there is
+   * none). A delta whose frame failed is folded back to go again; one whose fate is unknown (no
+   * acknowledgement in time) is not: if it was lost, its orders are still marked and a start folds them.
+   */
+  flushTca(): Promise<void> {
+    const delta = this.tca;
+    if (delta.empty) return Promise.resolve();
+    this.tca = new TcaDelta();
+    delta.write(this.wire.reset());
+    this.journal.frame.tcaDelta(this.scope.clientId, this.scope.mode, this.wire.bytes());
+    return this.journal.commit().catch((err: unknown) => {
+      if (journalInDoubt(err)) throw err;
+      this.tca.merge(delta);
+      // Again in a second: a journal refusing writes (a disk below its reserve) refuses for a while.
+      this.scheduleTca(TCA_RETRY_MS);
+      throw err;
+    });
+  }
+
+  /** Every write set sent so far is settled (its orders' endings folded), then the delta is journalled. */
+  async settleTca(): Promise<void> {
+    await this.last;
+    await this.flushTca();
+  }
+
+  private foldEnded(ended: OrderRecord[]): void {
+    for (const order of ended) this.tca.fold(order);
+    this.scheduleTca();
+  }
+
+  private scheduleTca(ms = TCA_DELTA_MS): void {
+    const clock = this.tcaClock;
+    if (clock === undefined || this.tcaScheduled) return;
+    this.tcaScheduled = true;
+    clock.schedule(ms, () => {
+      this.tcaScheduled = false;
+      this.flushTca().catch((err: unknown) => clock.log(err));
+    });
   }
 
   getOrder(clientId: string, mode: Mode, id: string): OrderRecord | undefined {
@@ -171,7 +232,7 @@ export class JournaledOrders implements OrderLog {
   }
 
   private collecting(): WriteSet {
-    return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [], replies: [] });
+    return (this.write ??= { orders: [], order_keys: [], fills: [], ledgers: [], replies: [], ended: [] });
   }
 
   /** The write set appended to the worker's journal frame (frame.ts), encoded now: the latest state of each order. */
@@ -198,11 +259,11 @@ export class JournaledOrders implements OrderLog {
     for (const [client, mode, offset, value] of lasts) f.ledger(client, mode, value, offset);
     for (const { order, previous_status } of write.orders) {
       f.order(order.client_id, order.mode, order.node_order_id, order.status, previous_status, this.records.encode(order));
-      // Once per order, the write that ends it: the digest the TCA aggregates fold, so the gateway
-      // thread decodes a few fields, not the order.
-      if (this.digests && isTerminal(order.status) && (previous_status === null || !isTerminal(previous_status))) {
-        // The record writer, not msgpackr: on the router's thread msgpackr's general encoder cost ~10 µs a digest (-17% orders/s).
-        f.completed(order.client_id, order.mode, order.node_order_id, this.records.encode(completedDigest(order)));
+      // Once per order, the write that ends it: marked for the TCA aggregates in the same
+      // transaction, folded into this router's delta once on disk.
+      if (this.tcaClock !== undefined && isTerminal(order.status) && (previous_status === null || !isTerminal(previous_status))) {
+        f.completed(order.client_id, order.mode, order.node_order_id);
+        write.ended.push(order);
       }
     }
     for (const [client, mode, key, id] of write.order_keys) f.orderKey(client, mode, key, id);

@@ -3,6 +3,14 @@ import type { ActorContext } from '../../engine/actor.ts';
 import { JournalFrameWriter } from './frame.ts';
 import { decodeJournalAck, JOURNAL_FRAME_FLUSH_BYTES, JOURNAL_THREAD, JOURNAL_TIMEOUT_MS, JournalFrame } from './messages.ts';
 
+/** Errors of frames no acknowledgement came for in time: on disk or not, nobody knows. */
+const inDoubt = new WeakSet<object>();
+
+/** Whether a commit's failure leaves its frame's fate unknown (a timeout), rather than certainly not on disk. */
+export function journalInDoubt(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && inDoubt.has(err);
+}
+
 interface Waiter {
   resolve(): void;
   reject(err: Error): void;
@@ -75,6 +83,7 @@ export class JournalLink {
     const cancelTimeout = this.ctx.schedule(JOURNAL_TIMEOUT_MS, () => {
       if (!this.inFlight.delete(sequence)) return;
       const err = refuse(ResultCode.JOURNAL_UNAVAILABLE, `journal did not acknowledge frame ${sequence} within ${JOURNAL_TIMEOUT_MS} ms`);
+      inDoubt.add(err);
       for (const w of waiters) w.reject(err);
     });
     this.inFlight.set(sequence, { waiters, cancelTimeout });

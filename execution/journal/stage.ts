@@ -20,8 +20,8 @@ export function journalStage(
   ack: (thread: number, bytes: Uint8Array) => void,
   /** Answers the gateway's pending ask `correlation` (Endpoint.answerAsk): a new order's 201. */
   answer: (correlation: number, value: { ok: { status: number; json: string } }) => void,
-  /** The TCA aggregates: each order that completes is folded in and marked in the same transaction; its buckets follow (tca-aggregates.ts). */
-  analytics?: Pick<TcaAggregates, 'completedEncoded' | 'rebuild'>,
+  /** The TCA aggregates: each order that ends is marked in its own transaction, each router's delta merged in its frame's (tca-aggregates.ts). */
+  analytics?: Pick<TcaAggregates, 'marked' | 'mergeEncoded'>,
   /** User alerts on orders and fills: told of the writes of a client that has some (nothing is decoded for the rest). */
   alerts?: Pick<AlertBook, 'watchesOrders' | 'orderWritten' | 'fillWritten'>,
 ): { type: number; handler: BinaryFrameHandler } {
@@ -71,8 +71,9 @@ export function journalStage(
           orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
           if (alerts?.watchesOrders(r.client_id, r.mode)) alerts.orderWritten(r.client_id, r.mode, r.status, r.previous_status, r.value);
         }
-        // Once per order, beside the write that ends it: folded and marked in this transaction.
-        else if (r.kind === 'completed') analytics?.completedEncoded(r.client_id, r.mode, r.value);
+        // Once per order, beside the write that ends it: marked until its router's delta is merged.
+        else if (r.kind === 'completed') analytics?.marked(r.client_id, r.mode, r.node_order_id);
+        else if (r.kind === 'tca_delta') analytics?.mergeEncoded(r.client_id, r.mode, r.value);
         else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
         else if (r.kind === 'fill') {
           orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
@@ -91,11 +92,9 @@ export function journalStage(
         ack(source, encodeJournalAck(sequence, null));
         for (const a of answers) answer(a.token, { ok: { status: a.status, json: a.json } });
       },
-      (err: unknown) => {
-        // What was folded from this frame did not reach the disk: the aggregates start again from it.
-        analytics?.rebuild();
-        failed(source, sequence, err);
-      },
+      // What the aggregates merged from this frame did not reach the disk: they drop their cache
+      // on the same failure, and the routers journal their deltas again.
+      (err: unknown) => failed(source, sequence, err),
     );
   };
   // A failed frame's answers are the routers' to give: their commits fail with the ack.

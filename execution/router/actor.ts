@@ -64,6 +64,7 @@ function executionConfig(settings: Readonly<Record<string, string | number | boo
 export function routerActor(key: string): Actor<RouterMessage> {
   const owner: OrderOwner = routerOwner(key) ?? { mode: 'live', client_id: '' };
   let service: ExecutionService | undefined;
+  let orders: JournaledOrders | undefined;
   let venues: ReadonlySet<string> | undefined;
   let reader: OrderStore | undefined;
   let db: Databases | undefined;
@@ -80,7 +81,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
       const interest = new Int32Array(ctx.environment.shared['interest']!);
       sandboxSeed = Number(ctx.environment.settings['sandboxSeed'] ?? 1);
       if (owner.mode === 'sandbox') sandboxProfile = profileOf(effectiveSandboxSettings(r.db, owner.client_id), sandboxSeed);
-      const orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal, ctx.environment.settings['tcaAggregates'] !== 'off');
+      const tcaClock = { schedule: (ms: number, fn: () => void) => void ctx.schedule(ms, fn), log: (err: unknown) => ctx.log.error({ err, router: key }, 'TCA delta not journalled') };
+      orders = new JournaledOrders({ clientId: owner.client_id, mode: owner.mode }, r.reader, r.journal, ctx.environment.settings['tcaAggregates'] === 'off' ? undefined : tcaClock);
       const resolutions = new MarketResolutionStore(r.db);
       const deployments = new DeploymentStore(r.db);
       service = new ExecutionService({
@@ -176,7 +178,9 @@ export function routerActor(key: string): Actor<RouterMessage> {
         case 'CancelLineage':
           return answer(s.cancelLineage(owner, m.deployment_id));
         case 'Drain':
-          return answer(s.drain().then(() => true));
+          return answer(s.drain().then(() => orders!.settleTca()).then(() => true));
+        case 'FlushTca':
+          return answer(orders!.settleTca().then(() => true));
         case 'MakerFill':
           s.onMakerFill(m);
           return undefined;

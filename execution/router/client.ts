@@ -138,6 +138,11 @@ export class RouterClient {
     return this.call(owner, { t: 'Withdraw', chain, token, qty_1e8: qty_1e8.toString() });
   }
 
+  /** The owner's router journals its TCA delta; resolves once it is merged on disk. */
+  flushTca(owner: OrderOwner): Promise<boolean> {
+    return this.call(owner, { t: 'FlushTca' });
+  }
+
   /** Kill switch: every router cancels its armed orders and resting legs. */
   async haltAll(): Promise<void> {
     await this.everyRouter({ t: 'Halt' });

@@ -64,6 +64,8 @@ export type RouterMessage =
   | { t: 'SandboxReset'; initial_balance_usd: number }
   /** Shutdown: slices stop, legs in flight end, ledgers are checkpointed, all durable. */
   | { t: 'Drain' }
+  /** Journal the TCA delta now (once every order that ended is folded): a query of the client's analytics reads its own orders. */
+  | { t: 'FlushTca' }
   /** A prediction market resolved (stored before it is sent): the router's contracts of it become `resolved`. */
   | { t: 'MarketResolved'; resolution: ResolutionFacts }
   /**

@@ -87,7 +87,11 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     }
     return out;
   };
-  /** An authenticated GET of this family: its query, its 200 body, its handler. */
+  /**
+   * An authenticated GET of this family: its query, its 200 body, its handler. The handler runs
+   * once the caller's router has journalled the orders it ended (at once when it holds none):
+   * an order that ended is in the answer.
+   */
   const get = (path: string, operationId: string, summary: string, query: TSchema, body: { description: string; schema: TSchema }, more: Partial<RouteSpec>, handler: RouteSpec['handler']): RouteSpec => ({
     method: 'get',
     path,
@@ -97,7 +101,11 @@ export function analyticsRoutes(ctx: GatewayContext): RouteSpec[] {
     auth: 'bearer',
     query,
     responses: { 200: body, ...more.responses },
-    handler,
+    handler: (req) => {
+      const p = principalOf(req);
+      const settled = ctx.tcaAggregates.settled(p.client_id, p.mode);
+      return settled === undefined ? handler(req) : settled.then(() => handler(req));
+    },
     ...(more.description === undefined ? {} : { description: more.description }),
     ...(more.params === undefined ? {} : { params: more.params }),
   });

@@ -61,6 +61,21 @@ const allFills = (base: string) => fillsOf(base, op);
 const positions = (base: string) => positionsOf(base, op);
 const assertLedgerMatchesFills = (rows: Position[], fills: Fill[], when: string) => ledgerMatches(rows, fills, SEEDS, when);
 
+/** `GET /v1/analytics/execution` counts each ended order once, by status, with its fills. */
+async function assertAnalyticsCountEveryEndedOrder(base: string, orders: Order[], fills: Fill[]): Promise<void> {
+  const ended = orders.filter((o) => TERMINAL.has(o.status));
+  const res = await call<{ orders: Record<string, number>; fills: { count: number } }>(base, 'GET', '/v1/analytics/execution', { token: op });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const by = (status: string) => ended.filter((o) => o.status === status).length;
+  assert.deepEqual(
+    [res.body.orders['submitted'], res.body.orders['completed'], res.body.orders['cancelled'], res.body.orders['rejected'], res.body.orders['unresolved']],
+    [ended.length, by('COMPLETED'), by('CANCELLED'), by('REJECTED'), by('UNRESOLVED')],
+    'every ended order counted once, by status',
+  );
+  const endedIds = new Set(ended.map((o) => o.node_order_id));
+  assert.equal(res.body.fills.count, fills.filter((f) => endedIds.has(f.node_order_id)).length, 'and their fills');
+}
+
 describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => {
   let dataDir: string;
   const children: ChildProcess[] = [];
@@ -243,6 +258,7 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
       });
     }
     const fillsAfterRetry = await allFills(second.base);
+    await assertAnalyticsCountEveryEndedOrder(second.base, await allOrders(second.base), fillsAfterRetry);
     assertOrdersMatchFills(await allOrders(second.base), fillsAfterRetry, 'after the retries');
     assertLedgerMatchesFills(await positions(second.base), fillsAfterRetry, 'after the retries');
 
@@ -268,6 +284,9 @@ describe('execution: crash recovery of main.ts (SIGKILL during a burst)', () => 
     ).map((f) => f.fill_id).sort(), 'the fills are the ones before plus the new order\'s, each once');
     assertOrdersMatchFills(finalOrders, finalFills, 'after the second crash');
     assertLedgerMatchesFills(await positions(third.base), finalFills, 'after the second crash');
+    // The execution analytics count every order that ended exactly once, across both kills: those
+    // whose router's TCA delta died with the process are folded again from their marks at start.
+    await assertAnalyticsCountEveryEndedOrder(third.base, finalOrders, finalFills);
 
     third.child.kill('SIGTERM');
     await exitOf(third.child, 15_000);

@@ -22,7 +22,8 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   fc.record({ kind: fc.constant('ledger' as const), client_id: text, mode, offset: fc.maxSafeNat(), value: bytes }),
   fc.record({ kind: fc.constant('ledger_part' as const), client_id: text, mode, offset: fc.maxSafeNat(), value: bytes }),
   fc.record({ kind: fc.constant('reply' as const), token: fc.maxSafeNat(), status: fc.integer({ min: 100, max: 599 }), json: text }),
-  fc.record({ kind: fc.constant('completed' as const), client_id: text, mode, node_order_id: text, value: bytes }),
+  fc.record({ kind: fc.constant('completed' as const), client_id: text, mode, node_order_id: text }),
+  fc.record({ kind: fc.constant('tca_delta' as const), client_id: text, mode, value: bytes }),
 );
 
 function write(w: JournalFrameWriter, r: JournalRecord): void {
@@ -31,7 +32,8 @@ function write(w: JournalFrameWriter, r: JournalRecord): void {
   else if (r.kind === 'fill') w.fill(r.client_id, r.mode, r.fill_id, r.value);
   else if (r.kind === 'ledger') w.ledger(r.client_id, r.mode, r.value, r.offset);
   else if (r.kind === 'ledger_part') w.ledgerPart(r.client_id, r.mode, r.offset, r.value);
-  else if (r.kind === 'completed') w.completed(r.client_id, r.mode, r.node_order_id, r.value);
+  else if (r.kind === 'completed') w.completed(r.client_id, r.mode, r.node_order_id);
+  else if (r.kind === 'tca_delta') w.tcaDelta(r.client_id, r.mode, r.value);
   else w.reply(r.token, r.status, Buffer.from(r.json, 'utf8'));
 }
 

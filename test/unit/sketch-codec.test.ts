@@ -1,14 +1,15 @@
 /**
- * The sketches' stored form (execution/analytics/sketch-codec.ts): a round trip through msgpack
- * (as LMDB stores it) keeps every quantile, the count, min, max and sum; protobuf bytes from
- * buckets written before still decode.
+ * The sketches' stored forms (execution/analytics/sketch-codec.ts): the binary form, and the object
+ * form through msgpack (buckets written before it), keep every quantile, the count, min, max and
+ * sum; protobuf bytes from buckets written before those still decode.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DDSketch } from '@datadog/sketches-js';
 import { Packr } from 'msgpackr';
-import { decodeSketch, encodeSketch, type StoredSketch } from '../../execution/analytics/sketch-codec.ts';
+import { decodeSketch, encodeSketch, readSketch, writeSketch, type StoredSketch } from '../../execution/analytics/sketch-codec.ts';
+import { WireReader, WireWriter } from '../../engine/wire.ts';
 
 const ACCURACY = 0.01;
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
@@ -20,13 +21,21 @@ describe('sketch stored form', () => {
       fc.property(fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0.001, max: 1e6, noNaN: true })), { maxLength: 300 }), (points) => {
         const s = new DDSketch({ relativeAccuracy: ACCURACY });
         for (const [v, w] of points) s.accept(v, w);
-        const back = decodeSketch(packr.unpack(packr.pack(encodeSketch(s))) as StoredSketch, ACCURACY);
-        assert.deepEqual([back.count, back.min, back.max, back.sum, back.zeroCount], [s.count, s.min, s.max, s.sum, s.zeroCount]);
-        for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `q ${q}`);
-        // Still a working sketch: more values go in where they belong.
-        back.accept(5, 1);
+        const w = new WireWriter();
+        writeSketch(w, s);
+        // The binary form (buckets now), and the object form through msgpack (buckets written before).
+        const binary = readSketch(new WireReader().reset(w.bytes().slice()), ACCURACY);
+        const object = decodeSketch(packr.unpack(packr.pack(encodeSketch(s))) as StoredSketch, ACCURACY);
+        for (const back of [binary, object]) {
+          assert.deepEqual([back.count, back.min, back.max, back.sum, back.zeroCount], [s.count, s.min, s.max, s.sum, s.zeroCount]);
+          for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `q ${q}`);
+        }
+        // Still working sketches: more values go in where they belong.
         s.accept(5, 1);
-        for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `after one more, q ${q}`);
+        for (const back of [binary, object]) {
+          back.accept(5, 1);
+          for (const q of QUANTILES) assert.ok(Object.is(back.getValueAtQuantile(q), s.getValueAtQuantile(q)), `after one more, q ${q}`);
+        }
       }),
       { numRuns: 200, seed: 27 },
     );

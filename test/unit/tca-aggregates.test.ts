@@ -10,15 +10,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Packr, Unpackr } from 'msgpackr';
+import { Packr } from 'msgpackr';
 import { HOUR_MS, SKETCH_RELATIVE_ACCURACY, TcaBucket, type TcaSample } from '../../execution/analytics/tca-bucket.ts';
-import { completedDigest, execSamples, tcaSamples } from '../../execution/analytics/samples.ts';
-import type { OrderRecord } from '../../domain/orders.ts';
-import { hourWindow, TcaAggregates, type CompletedOrder } from '../../execution/analytics/tca-aggregates.ts';
+import { execSamples, tcaSamples } from '../../execution/analytics/samples.ts';
+import { TcaDelta } from '../../execution/analytics/tca-delta.ts';
+import { WireWriter } from '../../engine/wire.ts';
+import { hourWindow, TcaAggregates } from '../../execution/analytics/tca-aggregates.ts';
 import { Storage } from '../../storage/index.ts';
 import { completedOrder } from '../helpers/completed-orders.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 10, 0, 0);
+
+/** A delta's wire form, as a router journals it. */
+function wire(d: TcaDelta): Uint8Array {
+  const w = new WireWriter();
+  d.write(w);
+  return w.bytes();
+}
 
 function sample(over: Partial<TcaSample>): TcaSample {
   return {
@@ -97,12 +105,23 @@ describe('TCA bucket', () => {
     assert.deepEqual(s.shortfall_percentiles_bps, { p50: null, p75: null, p95: null, p99: null });
   });
 
-  it('survives its stored form (exact sums past 2^53, the sketch)', () => {
+  it('survives its binary form, and the object form of buckets stored before it (exact sums past 2^53, the sketches, the extremes)', () => {
     const b = new TcaBucket();
-    for (let i = 0; i < 50; i++) b.add(sample({ notional_usd_1e9: 9_000_000e9 + i, shortfall_bps: i - 20, fees_usd_1e9: 2 ** 52 + i, savings_bps: i % 3, savings_usd_1e9: 7 }));
-    const back = TcaBucket.fromStored(structuredClone(b.toStored()));
-    assert.deepEqual(back.summary(), b.summary());
-    assert.equal(back.summary().fees_usd_1e9, 50n * 2n ** 52n + 1225n);
+    for (let i = 0; i < 50; i++) {
+      b.add(sample({ notional_usd_1e9: 9_000_000e9 + i, shortfall_bps: i - 20, fees_usd_1e9: 2 ** 52 + i, savings_bps: i % 3 === 0 ? null : i % 3, savings_usd_1e9: 7, order: { node_order_id: `n${i}`, side: i % 2 === 0 ? 'buy' : 'sell' } }));
+      b.exec.addOrder({ status: 'COMPLETED', filled: true, fills: 2, volume_usd_1e9: 2 ** 53 + i, ack_ms: i / 7, first_fill_ms: i / 5, completion_ms: i });
+      b.exec.addLeg({ acked: true, filled: i % 2 === 0, rejected: i % 5 === 0, ack_ms: i / 3, size: i % 3 === 0 ? 'large' : 'small' });
+    }
+    const stored = b.encode();
+    assert.ok(stored instanceof Uint8Array);
+    for (const back of [TcaBucket.fromValue(stored), TcaBucket.fromValue(structuredClone(b.toStored()) as unknown as Record<string, unknown>)]) {
+      assert.deepEqual(back.summary(), b.summary());
+      assert.deepEqual(back.exec.summary(), b.exec.summary());
+      assert.deepEqual([back.best, back.worst], [b.best, b.worst]);
+      assert.deepEqual(back.toStored(), b.toStored(), 'every field, every bin');
+      assert.equal(back.summary().fees_usd_1e9, 50n * 2n ** 52n + 1225n);
+    }
+    assert.throws(() => TcaBucket.fromValue(Uint8Array.of(9)), /unknown format 9/);
   });
 
   it('weighted percentiles are within 1% of an exact weighted rank (property)', () => {
@@ -242,16 +261,19 @@ describe('TCA aggregates over LMDB', () => {
             const orders = specs.map((s, i) => orderAt(i, s.hour, s.rv, s.sym, s.venues));
             const windows = [hourWindow(T0, T0 + 31 * HOUR_MS), hourWindow(T0 + 5 * HOUR_MS, T0 + 17 * HOUR_MS + 1)];
             const filters = windows.flatMap((w) => [undefined, 'BTC-USDT'].flatMap((symbol) => [undefined, 2].flatMap((routing_version) => [undefined, 'okx'].map((venue) => ({ ...w, symbol, routing_version, venue })))));
+            // Each batch is one router delta, through its wire form as the journal receives it.
             let i = 0;
             for (const s of specs) {
-              for (let k = 0; k < s.batch && i < orders.length; k++) incremental.completed('c1', 'live', orders[i++]!);
-              // Queries between batches keep answers that later orders must fold forward.
+              const delta = new TcaDelta();
+              for (let k = 0; k < s.batch && i < orders.length; k++) delta.fold(orders[i++]!);
+              incremental.mergeEncoded('c1', 'live', wire(delta));
+              // Queries between batches keep answers that later deltas must fold forward.
               if (i % 3 === 0) for (const f of filters) incremental.query('c1', 'live', 'price', f);
-              incremental.writeDirty();
               await storage.orders.durable();
             }
-            while (i < orders.length) incremental.completed('c1', 'live', orders[i++]!);
-            incremental.writeDirty();
+            const rest = new TcaDelta();
+            while (i < orders.length) rest.fold(orders[i++]!);
+            incremental.merge('c1', 'live', TcaDelta.decode(wire(rest)));
             await storage.orders.durable();
             // From scratch: every order into one bucket per query, no storage.
             for (const w of windows) {
@@ -292,53 +314,103 @@ describe('TCA aggregates over LMDB', () => {
       { numRuns: 12, seed: 42 },
     );
   });
-  it('the digest the router journals gives the same samples as the order, through msgpack', () => {
-    const packr = new Packr({ useRecords: false, moreTypes: false });
-    const unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false });
-    for (let i = 0; i < 60; i++) {
-      const o = orderAt(i, i % 4, ((i % 3) + 1) as 1 | 2 | 3, 'BTC-USDT', ['binance', 'okx', 'bybit'].slice(0, 1 + (i % 3)));
-      const digest = unpackr.unpack(packr.pack(completedDigest(o as unknown as OrderRecord))) as CompletedOrder;
-      assert.deepEqual(tcaSamples(digest), tcaSamples(o), `tca samples of ${i}`);
-      assert.deepEqual(execSamples(digest), execSamples(o), `execution samples of ${i}`);
+  it('a delta through its wire form is the delta: every row, its bucket and its orders', () => {
+    const delta = new TcaDelta();
+    for (let i = 0; i < 60; i++) delta.fold(orderAt(i, i % 4, ((i % 3) + 1) as 1 | 2 | 3, 'BTC-USDT', ['binance', 'okx', 'bybit'].slice(0, 1 + (i % 3))));
+    const back = TcaDelta.decode(wire(delta));
+    assert.deepEqual(back.orders, delta.orders);
+    assert.deepEqual([...back.rows.keys()], [...delta.rows.keys()]);
+    assert.equal(delta.rows.size, 4 * (2 + 3 + 4), 'four hours; per hour, versions 1, 2 and 3 with the order row and their 1, 2 and 3 venues');
+    for (const [id, r] of delta.rows) {
+      const b = back.rows.get(id)!;
+      assert.deepEqual([b.hour_ms, b.kind, b.symbol, b.routing_version, b.venue], [r.hour_ms, r.kind, r.symbol, r.routing_version, r.venue]);
+      assert.deepEqual(b.bucket.toStored(), r.bucket.toStored(), id);
     }
   });
 
-  it('an order committed with its mark but not yet its buckets (a crash between) is folded again at a start, exactly once', async () => {
+  it('a query waits for the router only while an order that ended is not merged, and stops waiting once the router had nothing left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seq-tca-settle-'));
+    dirs.push(dir);
+    const storage = Storage.open(dir, { credentialsKey: 'ab'.repeat(32), minFreeBytes: 0 });
+    try {
+      const asked: string[] = [];
+      let answer: () => void = () => {};
+      const aggregates = new TcaAggregates(storage.tcaBuckets, 16, undefined, undefined, (client, mode) => {
+        asked.push(`${client}|${mode}`);
+        return new Promise<void>((resolve) => (answer = resolve));
+      });
+      assert.equal(aggregates.settled('c1', 'live'), undefined, 'nothing ended: no wait');
+      const o = orderAt(1, 0, 1, 'BTC-USDT', ['okx']);
+      aggregates.marked('c1', 'live', o.node_order_id);
+      assert.equal(aggregates.settled('c1', 'sandbox'), undefined, 'another mode has nothing to wait for');
+      const delta = new TcaDelta();
+      delta.fold(o);
+      aggregates.mergeEncoded('c1', 'live', wire(delta));
+      assert.equal(aggregates.settled('c1', 'live'), undefined, 'its delta merged: no wait');
+      // An order whose ending failed to commit is marked here but never folded by its router.
+      aggregates.marked('c1', 'live', 'lost');
+      const first = aggregates.settled('c1', 'live');
+      assert.ok(first !== undefined);
+      // Another order ends while the router is asked: the next query asks again.
+      aggregates.marked('c1', 'live', 'later');
+      answer();
+      await first;
+      const second = aggregates.settled('c1', 'live');
+      assert.ok(second !== undefined, 'an order ended during the ask');
+      answer();
+      await second;
+      assert.equal(aggregates.settled('c1', 'live'), undefined, 'the router had nothing left: no wait from now on');
+      assert.deepEqual(asked, ['c1|live', 'c1|live']);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('an order committed with its mark but not yet in a merged delta (a crash between) is folded again at a start, exactly once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'seq-tca-marks-'));
     dirs.push(dir);
     const storage = Storage.open(dir, { credentialsKey: 'ab'.repeat(32), minFreeBytes: 0 });
     try {
       const packr = new Packr({ useRecords: false });
       const readOrder = (c: string, m: 'live' | 'sandbox', id: string) => storage.orders.getOrder(c, m, id);
-      // A flush interval no test waits for: flushes here are explicit.
-      const live = new TcaAggregates(storage.tcaBuckets, 16, readOrder, () => {}, 3_600_000);
+      const live = new TcaAggregates(storage.tcaBuckets, 16, readOrder);
       const orders = Array.from({ length: 30 }, (_, i) => orderAt(i, i % 5, ((i % 3) + 1) as 1 | 2 | 3, i % 2 === 0 ? 'BTC-USDT' : 'ETH-USDT', ['binance', 'okx']));
-      const journal = (o: (typeof orders)[number]) => {
-        const value = packr.pack(o);
-        storage.orders.putOrderEncoded('c1', 'live', o.node_order_id, o.status, 'ACTIVE', value);
-        live.completedEncoded('c1', 'live', value);
+      // The journal stage: each order's ending with its mark, in one transaction; the router folds it once that is on disk.
+      const delta = new TcaDelta();
+      const journal = async (o: (typeof orders)[number]) => {
+        storage.orders.putOrderEncoded('c1', 'live', o.node_order_id, o.status, 'ACTIVE', packr.pack(o));
+        live.marked('c1', 'live', o.node_order_id);
+        await storage.orders.durable();
+        delta.fold(o);
       };
-      for (const o of orders.slice(0, 20)) journal(o);
-      await live.flush();
-      assert.deepEqual(storage.tcaBuckets.pending(), [], 'a flush writes the buckets and removes the marks in one commit');
-      for (const o of orders.slice(20)) journal(o);
+      for (const o of orders.slice(0, 20)) await journal(o);
+      assert.equal(storage.tcaBuckets.pending().length, 20, 'marked with their orders');
+      live.merge('c1', 'live', delta);
+      await live.durable();
+      assert.deepEqual(storage.tcaBuckets.pending(), [], 'a merged delta writes its buckets and removes its marks in one commit');
+      const held = new TcaDelta();
+      for (const o of orders.slice(20)) {
+        storage.orders.putOrderEncoded('c1', 'live', o.node_order_id, o.status, 'ACTIVE', packr.pack(o));
+        live.marked('c1', 'live', o.node_order_id);
+        held.fold(o);
+      }
       await storage.orders.durable();
-      assert.equal(storage.tcaBuckets.pending().length, 10, 'committed with their orders, their buckets not yet written');
-      // The process dies here. A start folds the ten marked orders onto the buckets on disk.
+      assert.equal(storage.tcaBuckets.pending().length, 10, "committed with their orders, still in the router's delta");
+      // The process dies here: the router's delta is lost. A start folds the ten marked orders onto the buckets on disk.
       const window = hourWindow(T0, T0 + 6 * HOUR_MS);
       const expected = new TcaBucket();
       for (const o of orders) for (const x of tcaSamples(o)) if (x.venue === '') expected.add(x);
-      const restarted = new TcaAggregates(storage.tcaBuckets, 16, readOrder, () => {}, 3_600_000);
-      assert.equal(restarted.rebuild(), 10);
+      const restarted = new TcaAggregates(storage.tcaBuckets, 16, readOrder);
+      assert.equal(restarted.foldMarked(), 10);
       assert.deepEqual(restarted.query('c1', 'live', 'price', window).summary(), expected.summary());
-      assert.deepEqual(live.query('c1', 'live', 'price', window).summary(), expected.summary(), 'the running instance held them all along');
-      await restarted.flush();
+      await restarted.durable();
       assert.deepEqual(storage.tcaBuckets.pending(), []);
       const cold = new TcaAggregates(storage.tcaBuckets, 16, readOrder);
-      assert.equal(cold.rebuild(), 0, 'nothing is folded twice');
+      assert.equal(cold.foldMarked(), 0, 'nothing is folded twice');
       assert.deepEqual(cold.query('c1', 'live', 'price', window).summary(), expected.summary(), 'the buckets on disk alone');
     } finally {
       await storage.close();
     }
   });
+
 });

@@ -1,0 +1,34 @@
+import { createHash, createHmac } from 'node:crypto';
+
+/**
+ * Request signing of the venues whose keys are HMAC secrets (issue 16, real venue adapters).
+ * Pure: the caller supplies the nonce or timestamp, so every signature is reproducible and
+ * held to the venue's own published example (test/unit/venue-signing.test.ts). Secrets come in
+ * as arguments and never leave in anything but the signature.
+ */
+
+/**
+ * Binance spot REST, a SIGNED endpoint: HMAC-SHA256 of the exact query string (or form body)
+ * with the API secret, as lowercase hex, sent as the `signature` parameter after the others;
+ * the API key goes in the `X-MBX-APIKEY` header. The query must already hold `timestamp` (and
+ * `recvWindow` when used), encoded as it is sent: the venue verifies the bytes it receives.
+ */
+export function binanceSignature(query: string, apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update(query).digest('hex');
+}
+
+/** The query of a Binance SIGNED request with its signature appended. */
+export function binanceSignedQuery(query: string, apiSecret: string): string {
+  return `${query}&signature=${binanceSignature(query, apiSecret)}`;
+}
+
+/**
+ * Kraken spot REST, a private endpoint: the `API-Sign` header is the base64 HMAC-SHA512, keyed
+ * by the base64-decoded API secret, of the URI path (from `/0/private/`) followed by the
+ * SHA-256 of the nonce and the form-encoded POST body (which itself holds `nonce=`). The nonce
+ * is an always increasing unsigned 64-bit integer, as decimal text.
+ */
+export function krakenApiSign(uriPath: string, nonce: string, postData: string, apiSecretBase64: string): string {
+  const digest = createHash('sha256').update(nonce + postData).digest();
+  return createHmac('sha512', Buffer.from(apiSecretBase64, 'base64')).update(uriPath).update(digest).digest('base64');
+}

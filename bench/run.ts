@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   dex: () => import('./dex.bench.ts'),
   deployments: () => import('./deployments.bench.ts'),
   analytics: () => import('./analytics.bench.ts'),
+  signing: () => import('./signing.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

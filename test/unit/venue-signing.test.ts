@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { binanceSignature, binanceSignedQuery, krakenApiSign } from '../../actors/edge/live/signing.ts';
+import { createHmac } from 'node:crypto';
+import { binanceSignature, binanceSignedQuery, bybitSignature, krakenApiSign, okxSignature } from '../../actors/edge/live/signing.ts';
 
 describe('venue signing: published examples', () => {
   it('Binance: HMAC-SHA256 of the query string, hex (the spot API docs, "SIGNED endpoint examples")', () => {
@@ -23,5 +24,21 @@ describe('venue signing: published examples', () => {
     const body = 'nonce=1616492376594&ordertype=limit&pair=XBTUSD&price=37500&type=buy&volume=1.25';
     assert.equal(krakenApiSign('/0/private/AddOrder', nonce, body, secret), '4/dpxb3iT4tp/ZCVEwSnEsLxx0bqyhLpdfOpc6fn7OR8+UClSV5n9E6aSS8MPtnRfp32bAb0nmbRn6H8ndwLUQ==');
     assert.notEqual(krakenApiSign('/0/private/CancelOrder', nonce, body, secret), krakenApiSign('/0/private/AddOrder', nonce, body, secret), 'the path is signed');
+  });
+
+  // Bybit and OKX publish the string to sign, not a signature of sample inputs: these hold our
+  // signatures to that string, built here by hand from their documentation's wording.
+  it('Bybit v5: HMAC-SHA256 hex of timestamp + key + recv window + body', () => {
+    const body = '{"category":"spot","symbol":"BTCUSDT","side":"Buy","orderType":"Market","qty":"0.001","orderLinkId":"ord_1-1"}';
+    const expected = createHmac('sha256', 'secret').update(`1658384314791XXXXXXXXXX5000${body}`).digest('hex');
+    assert.equal(bybitSignature('1658384314791', 'XXXXXXXXXX', '5000', body, 'secret'), expected);
+    assert.match(expected, /^[0-9a-f]{64}$/);
+  });
+
+  it('OKX v5: base64 HMAC-SHA256 of ISO timestamp + METHOD + path + body', () => {
+    const body = '{"instId":"BTC-USDT","tdMode":"cash","side":"buy","ordType":"market","sz":"0.001","clOrdId":"ord1x1"}';
+    const expected = createHmac('sha256', '22582BD0CFF14C41EDBF1AB98506286D').update(`2020-12-08T09:08:57.715ZPOST/api/v5/trade/order${body}`).digest('base64');
+    assert.equal(okxSignature('2020-12-08T09:08:57.715Z', 'post', '/api/v5/trade/order', body, '22582BD0CFF14C41EDBF1AB98506286D'), expected, 'the method in capitals');
+    assert.notEqual(okxSignature('2020-12-08T09:08:57.715Z', 'GET', '/api/v5/account/balance?ccy=BTC', '', 'k'), okxSignature('2020-12-08T09:08:57.715Z', 'GET', '/api/v5/account/balance', '', 'k'), 'the query is part of the path signed');
   });
 });

@@ -32,3 +32,22 @@ export function krakenApiSign(uriPath: string, nonce: string, postData: string, 
   const digest = createHash('sha256').update(nonce + postData).digest();
   return createHmac('sha512', Buffer.from(apiSecretBase64, 'base64')).update(uriPath).update(digest).digest('base64');
 }
+
+/**
+ * Bybit v5 REST, an HMAC key: `X-BAPI-SIGN` is the HMAC-SHA256 hex of timestamp (ms) + API key +
+ * recv window + the query string (GET, as sent, unsorted) or the JSON body (POST), sent with
+ * `X-BAPI-API-KEY`, `X-BAPI-TIMESTAMP` and `X-BAPI-RECV-WINDOW`.
+ */
+export function bybitSignature(timestampMs: string, apiKey: string, recvWindowMs: string, queryOrBody: string, apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update(timestampMs + apiKey + recvWindowMs + queryOrBody).digest('hex');
+}
+
+/**
+ * OKX v5 REST: `OK-ACCESS-SIGN` is the base64 HMAC-SHA256 of timestamp (ISO 8601 with
+ * milliseconds, the same text as `OK-ACCESS-TIMESTAMP`) + method in capitals + request path
+ * (with its query string) + the JSON body ('' without one); the passphrase goes in
+ * `OK-ACCESS-PASSPHRASE` as it was set, unsigned.
+ */
+export function okxSignature(isoTimestamp: string, method: string, requestPath: string, body: string, apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update(isoTimestamp + method.toUpperCase() + requestPath + body).digest('base64');
+}

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { bundled, repoRoot } from './engine/bundle.ts';
 import { DEFAULT_ALGO, type ServiceConfig } from './config.ts';
 import { createLogger, flushLogs } from './engine/log.ts';
 import { Topology } from './engine/topology.ts';
@@ -41,8 +42,7 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
+const VERSION = (JSON.parse(readFileSync(new URL('package.json', repoRoot(import.meta.url)), 'utf8')) as { version: string }).version;
 
 /**
  * The whole system, assembled top to bottom: storage, shared memory, the actor threads and
@@ -93,7 +93,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     workers: config.workers,
     algoWorkers: algo.workers,
     ...(algo.spinPolls !== undefined ? { algoSpinPolls: algo.spinPolls } : {}),
-    registryUrl: new URL('./registry.ts', import.meta.url).href,
+    registryUrl: new URL(bundled(import.meta.url) ? './registry.js' : './registry.ts', import.meta.url).href,
     layouts,
     log,
     logLevel: config.logLevel,

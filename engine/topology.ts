@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { bundled } from './bundle.ts';
 import type { Logger } from './actor.ts';
 import { Endpoint } from './endpoint.ts';
 import type { MessageLayout } from './message-layout.ts';
@@ -241,7 +242,9 @@ export class Topology {
   }
 
   private spawn(slot: WorkerSlot): Promise<void> {
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: this.boot(slot.thread) });
+    // From the sources a worker registers tsx first (worker-boot.mjs); a bundle's worker entry is plain JS beside this file.
+    const entry = bundled(import.meta.url) ? new URL('./worker-main.js', import.meta.url) : new URL('./worker-boot.mjs', import.meta.url);
+    const worker = new Worker(entry, { workerData: this.boot(slot.thread) });
     slot.worker = worker;
     slot.startedAt = Date.now();
     return new Promise<void>((resolve) => {

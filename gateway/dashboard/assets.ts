@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { StaticAssets, type StaticFile } from '../http/static.ts';
+import { repoRoot } from '../../engine/bundle.ts';
 
 /**
  * The page may load only its own script, style sheet and charting library, and talk only to this
@@ -29,7 +30,8 @@ function chartJsFile(): string {
  * key the user pastes. The files are served as they are in this folder; no build step.
  */
 export function dashboardAssets(): StaticAssets {
-  const here = (name: string) => new URL(`./${name}`, import.meta.url);
+  const folder = new URL('gateway/dashboard/', repoRoot(import.meta.url));
+  const here = (name: string) => new URL(name, folder);
   const page = { file: here('index.html'), contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': PAGE_POLICY } };
   const files: StaticFile[] = [
     { path: '/dashboard', ...page },

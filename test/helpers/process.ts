@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_OPERATOR_KEY } from './service.ts';
+import { serviceArgs } from './bundle.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,12 +13,12 @@ export interface Running {
 }
 
 /**
- * Starts the real `main.ts` in its own process on an ephemeral loopback port and resolves once
+ * Starts the real service (`main.ts`, bundled: bundle.ts) in its own process on an ephemeral loopback port and resolves once
  * it printed `Listening on http://HOST:PORT`. `children` collects it for cleanup; `env` adds or
  * overrides variables.
  */
 export function startProcess(dataDir: string, children: ChildProcess[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+  const child = spawn(process.execPath, serviceArgs(), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

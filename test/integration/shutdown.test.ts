@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real service process (`node --import tsx main.ts`): SIGTERM and
+ * Graceful shutdown of the real service process (`main.ts`, bundled: test/helpers/bundle.ts): SIGTERM and
  * SIGINT exit 0, WebSockets are told 1001, and the data survives a restart.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { call, startTestService, TEST_OPERATOR_KEY, type TestService } from '../helpers/service.ts';
 import { waitForWake } from '../helpers/stream-client.ts';
+import { serviceArgs } from '../helpers/bundle.ts';
 import { REPO_ROOT, startProcess } from '../helpers/process.ts';
 
 
@@ -56,7 +57,7 @@ async function serviceChildOf(shellPid: number, timeoutMs: number): Promise<{ pi
     for (const child of childrenOf(shellPid)) {
       // A child that exited since it was listed (the `true` reader does at once) has no /proc entry.
       const cmd = readOr(`/proc/${child}/cmdline`);
-      if (cmd.includes('main.ts')) {
+      if (/main\.(ts|js)/.test(cmd)) {
         // The start-up is over once one of its sockets is a listening one (state 0A in /proc/net/tcp).
         const sockets = new Set(readdirSync(`/proc/${child}/fd`).map((fd) => /socket:\[(\d+)\]/.exec(readlinkOr(`/proc/${child}/fd/${fd}`))?.[1]).filter((i) => i !== undefined));
         const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A');
@@ -72,7 +73,7 @@ async function serviceChildOf(shellPid: number, timeoutMs: number): Promise<{ pi
 /** Runs `node main.ts | <reader>` under a shell of its own process group; the group is killed after. */
 async function withPipedService(reader: string, run: (service: { pid: number; port: number; shellPid: number }) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'seq-epipe-'));
-  const shell = spawn('sh', ['-c', `node --import tsx main.ts 2>/dev/null | ${reader}; sleep 30`], {
+  const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} ${serviceArgs().join(' ')} 2>/dev/null | ${reader}; sleep 30`], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, OPERATOR_KEY: TEST_OPERATOR_KEY, LOG_LEVEL: 'info', WORKERS: '1' },
     stdio: 'ignore',

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, startProcess, type Running } from '../helpers/process.ts';
 import { exitOf } from '../helpers/recovery.ts';
+import { serviceArgs } from '../helpers/bundle.ts';
 import { call, envelope, TEST_OPERATOR_KEY, until } from '../helpers/service.ts';
 
 const op = TEST_OPERATOR_KEY;
@@ -133,7 +134,7 @@ describe('LMDB on a full disk and a read-only filesystem (tmpfs)', () => {
     try {
       if (!mount(sub, 8)) return t.skip('a second mount is not permitted');
       execFileSync('mount', ['-o', 'remount,ro', sub]);
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'main.ts'], {
+      const result = spawnSync(process.execPath, serviceArgs(), {
         cwd: REPO_ROOT,
         env: { ...process.env, DATA_DIR: join(sub, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WORKERS: '1', OPERATOR_KEY: op },
         encoding: 'utf8',

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHmac } from 'node:crypto';
-import { binanceSignature, binanceSignedQuery, bybitSignature, krakenApiSign, okxSignature } from '../../actors/edge/live/signing.ts';
+import { binanceSignature, binanceSignedQuery, bybitSignature, krakenApiSign, kucoinSignature, kucoinSignedPassphrase, okxSignature } from '../../actors/edge/live/signing.ts';
 
 describe('venue signing: published examples', () => {
   it('Binance: HMAC-SHA256 of the query string, hex (the spot API docs, "SIGNED endpoint examples")', () => {
@@ -26,7 +26,7 @@ describe('venue signing: published examples', () => {
     assert.notEqual(krakenApiSign('/0/private/CancelOrder', nonce, body, secret), krakenApiSign('/0/private/AddOrder', nonce, body, secret), 'the path is signed');
   });
 
-  // Bybit and OKX publish the string to sign, not a signature of sample inputs: these hold our
+  // Bybit, OKX and KuCoin publish the string to sign, not a signature of sample inputs: these hold our
   // signatures to that string, built here by hand from their documentation's wording.
   it('Bybit v5: HMAC-SHA256 hex of timestamp + key + recv window + body', () => {
     const body = '{"category":"spot","symbol":"BTCUSDT","side":"Buy","orderType":"Market","qty":"0.001","orderLinkId":"ord_1-1"}';
@@ -40,5 +40,13 @@ describe('venue signing: published examples', () => {
     const expected = createHmac('sha256', '22582BD0CFF14C41EDBF1AB98506286D').update(`2020-12-08T09:08:57.715ZPOST/api/v5/trade/order${body}`).digest('base64');
     assert.equal(okxSignature('2020-12-08T09:08:57.715Z', 'post', '/api/v5/trade/order', body, '22582BD0CFF14C41EDBF1AB98506286D'), expected, 'the method in capitals');
     assert.notEqual(okxSignature('2020-12-08T09:08:57.715Z', 'GET', '/api/v5/account/balance?ccy=BTC', '', 'k'), okxSignature('2020-12-08T09:08:57.715Z', 'GET', '/api/v5/account/balance', '', 'k'), 'the query is part of the path signed');
+  });
+
+  it('KuCoin: base64 HMAC-SHA256 of timestamp + METHOD + endpoint + body; a version 2 key signs its passphrase too', () => {
+    const body = '{"clientOid":"ord1-1","side":"buy","symbol":"BTC-USDT","type":"market","size":"0.001"}';
+    const expected = createHmac('sha256', 'sec').update(`1547015186532POST/api/v1/orders${body}`).digest('base64');
+    assert.equal(kucoinSignature('1547015186532', 'post', '/api/v1/orders', body, 'sec'), expected);
+    assert.equal(kucoinSignedPassphrase('my passphrase', 'sec'), createHmac('sha256', 'sec').update('my passphrase').digest('base64'));
+    assert.notEqual(kucoinSignedPassphrase('my passphrase', 'sec'), 'my passphrase', 'never the passphrase itself');
   });
 });

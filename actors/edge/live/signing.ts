@@ -51,3 +51,18 @@ export function bybitSignature(timestampMs: string, apiKey: string, recvWindowMs
 export function okxSignature(isoTimestamp: string, method: string, requestPath: string, body: string, apiSecret: string): string {
   return createHmac('sha256', apiSecret).update(isoTimestamp + method.toUpperCase() + requestPath + body).digest('base64');
 }
+
+/**
+ * KuCoin REST: `KC-API-SIGN` is the base64 HMAC-SHA256 of timestamp (ms) + method in capitals +
+ * endpoint (with its query string) + the JSON body ('' without one). With a version 2 key
+ * (`KC-API-KEY-VERSION: 2`) the passphrase is sent signed too: `KC-API-PASSPHRASE` is the base64
+ * HMAC-SHA256 of the passphrase under the same secret.
+ */
+export function kucoinSignature(timestampMs: string, method: string, endpoint: string, body: string, apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update(timestampMs + method.toUpperCase() + endpoint + body).digest('base64');
+}
+
+/** KuCoin's `KC-API-PASSPHRASE` for a version 2 key. */
+export function kucoinSignedPassphrase(passphrase: string, apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update(passphrase).digest('base64');
+}

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createHmac } from 'node:crypto';
-import { binanceSignature, binanceSignedQuery, bybitSignature, krakenApiSign, kucoinSignature, kucoinSignedPassphrase, okxSignature } from '../../actors/edge/live/signing.ts';
+import { constants, createHmac, generateKeyPairSync, verify } from 'node:crypto';
+import { binanceSignature, binanceSignedQuery, bybitSignature, kalshiSignature, krakenApiSign, kucoinSignature, kucoinSignedPassphrase, okxSignature } from '../../actors/edge/live/signing.ts';
 
 describe('venue signing: published examples', () => {
   it('Binance: HMAC-SHA256 of the query string, hex (the spot API docs, "SIGNED endpoint examples")', () => {
@@ -48,5 +48,15 @@ describe('venue signing: published examples', () => {
     assert.equal(kucoinSignature('1547015186532', 'post', '/api/v1/orders', body, 'sec'), expected);
     assert.equal(kucoinSignedPassphrase('my passphrase', 'sec'), createHmac('sha256', 'sec').update('my passphrase').digest('base64'));
     assert.notEqual(kucoinSignedPassphrase('my passphrase', 'sec'), 'my passphrase', 'never the passphrase itself');
+  });
+
+  it('Kalshi: RSA-PSS (SHA-256, salt of digest length) over timestamp + METHOD + path without its query, verified with the public key', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const signature = kalshiSignature('1703123456789', 'get', '/trade-api/v2/portfolio/orders?limit=5', privateKey);
+    // As the venue checks it (docs: "1703123456789GET/trade-api/v2/portfolio/orders" for /portfolio/orders?limit=5).
+    const check = (message: string) => verify('sha256', Buffer.from(message), { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(signature, 'base64'));
+    assert.ok(check('1703123456789GET/trade-api/v2/portfolio/orders'), 'the documented string, query left out');
+    assert.ok(!check('1703123456789GET/trade-api/v2/portfolio/orders?limit=5'), 'not with the query');
+    assert.equal(Buffer.from(signature, 'base64').length, 256, 'a 2048-bit signature');
   });
 });

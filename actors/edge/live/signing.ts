@@ -1,8 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { constants, createHash, createHmac, sign, type KeyObject } from 'node:crypto';
 
 /**
- * Request signing of the venues whose keys are HMAC secrets (issue 16, real venue adapters).
- * Pure: the caller supplies the nonce or timestamp, so every signature is reproducible and
+ * Request signing of the venues' REST APIs (issue 16, real venue adapters). Pure: the caller supplies the nonce or timestamp, so every signature is reproducible and
  * held to the venue's own published example (test/unit/venue-signing.test.ts). Secrets come in
  * as arguments and never leave in anything but the signature.
  */
@@ -65,4 +64,16 @@ export function kucoinSignature(timestampMs: string, method: string, endpoint: s
 /** KuCoin's `KC-API-PASSPHRASE` for a version 2 key. */
 export function kucoinSignedPassphrase(passphrase: string, apiSecret: string): string {
   return createHmac('sha256', apiSecret).update(passphrase).digest('base64');
+}
+
+/**
+ * Kalshi trade API v2: `KALSHI-ACCESS-SIGNATURE` is the base64 RSA-PSS signature (SHA-256,
+ * MGF1 with SHA-256, salt as long as the digest) of timestamp (ms) + method in capitals + the
+ * path without its query string (`/trade-api/v2/portfolio/orders`, whatever follows `?`), sent
+ * with `KALSHI-ACCESS-KEY` (the key id) and `KALSHI-ACCESS-TIMESTAMP`. The key is parsed once per credential (`createPrivateKey`), not per order.
+ */
+export function kalshiSignature(timestampMs: string, method: string, path: string, privateKey: KeyObject): string {
+  const query = path.indexOf('?');
+  const message = timestampMs + method.toUpperCase() + (query === -1 ? path : path.slice(0, query));
+  return sign('sha256', Buffer.from(message), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }).toString('base64');
 }

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { constants, createHmac, generateKeyPairSync, verify } from 'node:crypto';
-import { binanceSignature, binanceSignedQuery, bybitSignature, kalshiSignature, krakenApiSign, kucoinSignature, kucoinSignedPassphrase, okxSignature } from '../../actors/edge/live/signing.ts';
+import { jwtVerify, decodeProtectedHeader } from 'jose';
+import { binanceSignature, binanceSignedQuery, bybitSignature, coinbaseJwt, kalshiSignature, krakenApiSign, kucoinSignature, kucoinSignedPassphrase, okxSignature } from '../../actors/edge/live/signing.ts';
 
 describe('venue signing: published examples', () => {
   it('Binance: HMAC-SHA256 of the query string, hex (the spot API docs, "SIGNED endpoint examples")', () => {
@@ -58,5 +59,18 @@ describe('venue signing: published examples', () => {
     assert.ok(check('1703123456789GET/trade-api/v2/portfolio/orders'), 'the documented string, query left out');
     assert.ok(!check('1703123456789GET/trade-api/v2/portfolio/orders?limit=5'), 'not with the query');
     assert.equal(Buffer.from(signature, 'base64').length, 256, 'a 2048-bit signature');
+  });
+
+  it('Coinbase: an ES256 JWT with the key name as kid and sub, a fresh nonce, two minutes, the request as uri; verified with the public key', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const keyName = 'organizations/org-1/apiKeys/key-1';
+    const now = Math.floor(Date.now() / 1000);
+    const token = await coinbaseJwt(keyName, privateKey, 'post', 'api.coinbase.com', '/api/v3/brokerage/orders', now);
+    const { payload, protectedHeader } = await jwtVerify(token, publicKey, { issuer: 'cdp', subject: keyName, algorithms: ['ES256'] });
+    assert.equal(protectedHeader.kid, keyName);
+    assert.match(String(protectedHeader['nonce']), /^[0-9a-f]{32}$/);
+    assert.deepEqual([payload.nbf, payload.exp, payload['uri']], [now, now + 120, 'POST api.coinbase.com/api/v3/brokerage/orders']);
+    const again = await coinbaseJwt(keyName, privateKey, 'POST', 'api.coinbase.com', '/api/v3/brokerage/orders', now);
+    assert.notEqual(decodeProtectedHeader(again)['nonce'], protectedHeader['nonce'], 'a nonce per token');
   });
 });

@@ -1,4 +1,5 @@
-import { constants, createHash, createHmac, sign, type KeyObject } from 'node:crypto';
+import { constants, createHash, createHmac, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 /**
  * Request signing of the venues' REST APIs (issue 16, real venue adapters). Pure: the caller supplies the nonce or timestamp, so every signature is reproducible and
@@ -76,4 +77,23 @@ export function kalshiSignature(timestampMs: string, method: string, path: strin
   const query = path.indexOf('?');
   const message = timestampMs + method.toUpperCase() + (query === -1 ? path : path.slice(0, query));
   return sign('sha256', Buffer.from(message), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }).toString('base64');
+}
+
+/** How long a Coinbase request token lives: the venue's two minutes. */
+const COINBASE_JWT_SECONDS = 120;
+
+/**
+ * Coinbase Advanced Trade: every request carries `Authorization: Bearer <JWT>`, an ES256 token
+ * signed with the key's EC P-256 private key. Header: `kid` = the key name, a fresh random
+ * `nonce`; claims: `iss` "cdp", `sub` = the key name, `nbf` now, `exp` two minutes later, `uri`
+ * "METHOD host path" (e.g. "POST api.coinbase.com/api/v3/brokerage/orders"). jose signs it.
+ */
+export function coinbaseJwt(keyName: string, privateKey: KeyObject, method: string, host: string, path: string, nowSeconds: number): Promise<string> {
+  return new SignJWT({ uri: `${method.toUpperCase()} ${host}${path}` })
+    .setProtectedHeader({ alg: 'ES256', kid: keyName, nonce: randomBytes(16).toString('hex'), typ: 'JWT' })
+    .setIssuer('cdp')
+    .setSubject(keyName)
+    .setNotBefore(nowSeconds)
+    .setExpirationTime(nowSeconds + COINBASE_JWT_SECONDS)
+    .sign(privateKey);
 }

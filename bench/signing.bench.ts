@@ -3,12 +3,16 @@
  *
  *   Binance: HMAC-SHA256 hex of the order's query string     (binanceSignedQuery)
  *   Kraken:  HMAC-SHA512 of path + SHA-256(nonce + body)      (krakenApiSign)
+ *   Bybit, OKX, KuCoin: HMAC-SHA256 of their strings to sign
+ *   Kalshi:  RSA-PSS with a 2048-bit key                      (kalshiSignature)
+ *   Coinbase: an ES256 JWT                                     (coinbaseJwt, async: jose)
  *
  * Same-run baseline: building the order's request itself (URLSearchParams of the venue's order
  * fields, the work every live order does signed or not). Mean µs per order, tinybench.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { Bench } from 'tinybench';
-import { binanceSignedQuery, krakenApiSign } from '../actors/edge/live/signing.ts';
+import { binanceSignedQuery, bybitSignature, coinbaseJwt, kalshiSignature, krakenApiSign, kucoinSignature, okxSignature } from '../actors/edge/live/signing.ts';
 import { runIfMain, type BenchResult } from './lib/results.ts';
 
 const TIME_MS = 1_000;
@@ -19,6 +23,14 @@ export async function run(): Promise<BenchResult> {
   let n = 1_499_827_319_559;
   const binanceQuery = () => new URLSearchParams({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: '0.00100000', price: '97000.12', newClientOrderId: `ord_0mbx1abc${n}-1`, recvWindow: '5000', timestamp: String(n++) }).toString();
   const krakenBody = () => new URLSearchParams({ nonce: String(n++), ordertype: 'limit', pair: 'XBTUSD', price: '97000.1', type: 'buy', volume: '0.001', timeinforce: 'IOC', cl_ord_id: `ord_0mbx1abc${n}-1` }).toString();
+  const body = JSON.stringify({ category: 'spot', symbol: 'BTCUSDT', side: 'Buy', orderType: 'Limit', qty: '0.001', price: '97000.12', timeInForce: 'IOC', orderLinkId: 'ord_0mbx1abc-1' });
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  /** The baseline's work (the order's query built), then what the venue's signer takes. */
+  const built = <T>(x: T): T => {
+    binanceQuery();
+    return x;
+  };
   const bench = new Bench({ time: TIME_MS });
   bench
     .add('build the query (baseline)', () => void binanceQuery())
@@ -26,26 +38,29 @@ export async function run(): Promise<BenchResult> {
     .add('build + Kraken API-Sign', () => {
       const nonce = String(n);
       void krakenApiSign('/0/private/AddOrder', nonce, krakenBody(), KRAKEN_SECRET);
-    });
+    })
+    .add('build + Bybit signature', () => void bybitSignature(String(n++), 'key', '5000', built(body), BINANCE_SECRET))
+    .add('build + OKX signature', () => void okxSignature(new Date(n++).toISOString(), 'POST', '/api/v5/trade/order', built(body), BINANCE_SECRET))
+    .add('build + KuCoin signature', () => void kucoinSignature(String(n++), 'POST', '/api/v1/orders', built(body), BINANCE_SECRET))
+    .add('build + Kalshi RSA-PSS', () => void kalshiSignature(String(n++), 'POST', '/trade-api/v2/portfolio/orders', built(rsa)))
+    .add('build + Coinbase ES256 JWT', async () => void (await coinbaseJwt('organizations/o/apiKeys/k', built(ec), 'POST', 'api.coinbase.com', '/api/v3/brokerage/orders', Math.floor(n++ / 1000))));
   await bench.run();
   const us = (name: string) => (bench.getTask(name)!.result as { latency: { mean: number } }).latency.mean * 1000;
   const base = us('build the query (baseline)');
-  const binance = us('build + Binance signature');
-  const kraken = us('build + Kraken API-Sign');
+  const venues = { binance: 'Binance signature', kraken: 'Kraken API-Sign', bybit: 'Bybit signature', okx: 'OKX signature', kucoin: 'KuCoin signature', kalshi: 'Kalshi RSA-PSS', coinbase: 'Coinbase ES256 JWT' };
+  const metrics: BenchResult['metrics'] = { build_query_us: Number(base.toFixed(2)) };
+  const ratios: BenchResult['ratios'] = {};
+  for (const [venue, task] of Object.entries(venues)) {
+    const total = us(`build + ${task}`);
+    metrics[`${venue}_signed_us`] = Number(total.toFixed(2));
+    metrics[`${venue}_signing_added_us`] = Number((total - base).toFixed(2));
+    ratios[`${venue}_over_build`] = Number((total / base).toFixed(2));
+  }
   return {
     name: 'signing',
-    description: 'signing one order for a live venue on one thread (Binance HMAC-SHA256 query signature, Kraken HMAC-SHA512 API-Sign) against building the order query itself, tinybench, mean µs per order',
-    metrics: {
-      build_query_us: Number(base.toFixed(2)),
-      binance_signed_us: Number(binance.toFixed(2)),
-      kraken_signed_us: Number(kraken.toFixed(2)),
-      binance_signing_added_us: Number((binance - base).toFixed(2)),
-      kraken_signing_added_us: Number((kraken - base).toFixed(2)),
-    },
-    ratios: {
-      binance_over_build: Number((binance / base).toFixed(2)),
-      kraken_over_build: Number((kraken / base).toFixed(2)),
-    },
+    description: 'signing one order for a live venue on one thread (each venue\'s scheme: HMAC for Binance, Kraken, Bybit, OKX, KuCoin; RSA-PSS 2048 for Kalshi; an ES256 JWT for Coinbase) against building the order query itself, tinybench, mean µs per order',
+    metrics,
+    ratios,
     targets: {},
   };
 }

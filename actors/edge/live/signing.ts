@@ -2,9 +2,11 @@ import { constants, createHash, createHmac, randomBytes, sign, type KeyObject } 
 import { SignJWT } from 'jose';
 
 /**
- * Request signing of the venues' REST APIs (issue 16, real venue adapters). Pure: the caller supplies the nonce or timestamp, so every signature is reproducible and
- * held to the venue's own published example (test/unit/venue-signing.test.ts). Secrets come in
- * as arguments and never leave in anything but the signature.
+ * Request signing of the venues' REST APIs (issue 16, real venue adapters). Pure but for
+ * Coinbase's random JWT nonce: the caller supplies the timestamp or nonce, so a signature is
+ * reproducible and held to the venue's published example or documented string to sign
+ * (test/unit/venue-signing.test.ts). Secrets come in as arguments and never leave in anything
+ * but the signature.
  */
 
 /**

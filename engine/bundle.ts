@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -13,13 +13,10 @@ export function bundled(metaUrl: string): boolean {
   return !metaUrl.endsWith('.ts');
 }
 
-const PACKAGE_NAME = 'sequence-execution-service';
-
-/** The repository root (a file URL ending in '/'): the nearest directory above `metaUrl` with this package's package.json. */
+/** The repository root (a file URL ending in '/'): the nearest directory above `metaUrl` with a package.json. */
 export function repoRoot(metaUrl: string): URL {
   for (let dir = dirname(fileURLToPath(metaUrl)); ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return pathToFileURL(`${dir}/`);
-    if (dirname(dir) === dir) throw new Error(`no ${PACKAGE_NAME} package.json above ${metaUrl}`);
+    if (existsSync(join(dir, 'package.json'))) return pathToFileURL(`${dir}/`);
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${metaUrl}`);
   }
 }

@@ -18,7 +18,7 @@ function find(dir) {
 // suite at 2 files at a time, measured 2026-11-27).
 const LONGEST_FIRST = ['test/reliability/crash-points.test.ts', 'test/reliability/fuzz.test.ts', 'test/integration/prediction-markets.test.ts', 'test/integration/shutdown.test.ts'];
 const rank = (f) => {
-  const i = LONGEST_FIRST.indexOf(f.split('\\').join('/'));
+  const i = LONGEST_FIRST.indexOf(f);
   return i === -1 ? LONGEST_FIRST.length : i;
 };
 

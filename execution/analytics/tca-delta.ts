@@ -81,7 +81,7 @@ export class TcaDelta {
       const symbol = r.str();
       const routing_version = r.f64();
       const venue = r.str();
-      d.row({ hour_ms, kind, symbol, routing_version, venue }).merge(TcaBucket.read(r));
+      d.row({ hour_ms, kind, symbol, routing_version, venue }, TcaBucket.read(r));
     }
     for (let n = r.u32(); n > 0; n--) d.orders.push(r.str());
     return d;
@@ -92,7 +92,7 @@ export class TcaDelta {
    * the rows of those are found by comparing four values, then by venue, with no key built
    * (building and hashing a key string per sample was a third of a fold).
    */
-  private row(s: Pick<TcaSample, 'hour_ms' | 'kind' | 'symbol' | 'routing_version' | 'venue'>): TcaBucket {
+  private row(s: Pick<TcaSample, 'hour_ms' | 'kind' | 'symbol' | 'routing_version' | 'venue'>, adopt?: TcaBucket): TcaBucket {
     let byVenue = this.last;
     if (byVenue === undefined || this.lastHour !== s.hour_ms || this.lastKind !== s.kind || this.lastSymbol !== s.symbol || this.lastVersion !== s.routing_version) {
       const prefix = `${s.hour_ms}|${s.kind}|${s.symbol}|${s.routing_version}`;
@@ -105,8 +105,10 @@ export class TcaDelta {
       this.lastVersion = s.routing_version;
     }
     let bucket = byVenue.get(s.venue);
+    if (bucket !== undefined && adopt !== undefined) bucket.merge(adopt);
     if (bucket === undefined) {
-      byVenue.set(s.venue, (bucket = new TcaBucket()));
+      // A decoded row's bucket is taken as it is, not merged into a fresh one.
+      byVenue.set(s.venue, (bucket = adopt ?? new TcaBucket()));
       this.rows.set(rowId(s.hour_ms, s.kind, s.symbol, s.routing_version, s.venue), { hour_ms: s.hour_ms, kind: s.kind, symbol: s.symbol, routing_version: s.routing_version, venue: s.venue, bucket });
     }
     return bucket;

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCredentialsKey } from './storage/crypto.ts';
+import { liveVenuesFromEnv, type VenueEndpoints } from './actors/edge/live/endpoints.ts';
+import type { VenueId } from './domain/market.ts';
 
 /** Runtime configuration from the environment; the README lists every variable and default. */
 export interface ServiceConfig {
@@ -35,6 +37,8 @@ export interface ServiceConfig {
   maxOrderNotionalUsd?: number;
   /** Cash a simulated venue account opens with, per quote currency, USD. */
   simAccountUsd?: number;
+  /** Venues on their real adapter instead of the simulator (`LIVE_VENUES`), with the URLs they are reached at (docs/live-venues.md). */
+  liveVenues?: { venue: VenueId; endpoints: VenueEndpoints }[];
   /** Strategy deployments (docs/deployments.md). */
   algo?: {
     /** algo worker threads, apart from the actor workers (`ALGO_WORKERS`, default 1) */
@@ -107,6 +111,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     credentialsKey,
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
+    liveVenues: liveVenuesFromEnv(env),
     algo: {
       workers: integer('ALGO_WORKERS', DEFAULT_ALGO.workers, 0, 16),
       memoryMb: integer('ALGO_MEMORY_MB', DEFAULT_ALGO.memoryMb, 1, 4_096),

@@ -75,15 +75,18 @@ export async function startService(config: ServiceConfig): Promise<Service> {
 
   // 2. Shared memory every thread maps: quote and depth caches, listener interest, the kill switch.
   const market = createMarketMemory(config.simPredictionEvents);
+  const liveVenues = config.liveVenues ?? [];
   const haltFlag = createHaltFlag();
   const execution: ExecutionConfig = {
     maxOrderNotionalUsd1e9: (config.maxOrderNotionalUsd ?? 1_000_000) * 1e9,
     simAccountUsd: config.simAccountUsd ?? 100_000,
     redeemCreditDelayMs: config.redeemCreditDelayMs ?? 60_000,
     walletProvisionMs: config.walletProvisionMs ?? 5_000,
+    liveVenues: (config.liveVenues ?? []).map((v) => v.venue),
   };
 
   const algo = config.algo ?? DEFAULT_ALGO;
+  if (liveVenues.length > 0) log.warn({ live_venues: liveVenues.map((v) => ({ venue: v.venue, rest: v.endpoints.rest, ws: v.endpoints.ws })) }, 'live venues: orders on these venues are real');
   const algoWatch = createCallbackWatch();
 
   // 3. Threads and rings: thread 0 (gateway, journal), the actor workers (edges, books, fair
@@ -97,8 +100,17 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     layouts,
     log,
     logLevel: config.logLevel,
-    shared: { quotes: market.quotes, depth: market.depth, interest: market.interest, predictionStats: market.predictionStats, halt: haltFlag, algoWatch },
-    settings: { algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', ...execution },
+    shared: {
+      quotes: market.quotes,
+      depth: market.depth,
+      interest: market.interest,
+      predictionStats: market.predictionStats,
+      halt: haltFlag,
+      algoWatch,
+      // Live edges open their clients' sealed venue credentials themselves: only then is the key shared.
+      ...(liveVenues.length > 0 ? { credentialsKey: storage.credentialsKeyForWorkers() } : {}),
+    },
+    settings: { liveVenues: liveVenues.map((v) => v.venue).join(','), liveEndpoints: JSON.stringify(Object.fromEntries(liveVenues.map((v) => [v.venue, v.endpoints]))), algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', maxOrderNotionalUsd1e9: execution.maxOrderNotionalUsd1e9, simAccountUsd: execution.simAccountUsd, redeemCreditDelayMs: execution.redeemCreditDelayMs, walletProvisionMs: execution.walletProvisionMs },
   });
   const endpoint = topology.endpoint;
 
@@ -158,7 +170,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // for the account to be durable, so positions show it at once; one cut off by a crash is
   // opened when the router next starts.
   storage.credentials.onStored((event) =>
-    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'sim account not opened')),
+    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'venue account not opened')),
   );
   storage.credentials.onRemoved((event) =>
     routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials')),

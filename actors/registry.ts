@@ -6,16 +6,19 @@ import { probeActor } from './probe/actor.ts';
 import { predictionEdgeActor } from './prediction-edge/actor.ts';
 import { simEdge } from './edge/sim/catalog.ts';
 import { dexChainActor } from './dex-chain/actor.ts';
+import { selectedEdge } from './edge/live/select.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));
-  return spec?.instrument_type === 'prediction' ? predictionEdgeActor(spec) : edgeActor(key);
+  if (spec === undefined) return edgeActor(key);
+  // A venue in LIVE_VENUES gets its real adapter where one is built (edge/live/select.ts).
+  return spec.instrument_type === 'prediction' ? predictionEdgeActor(spec) : selectedEdge(spec, () => edgeActor(key));
 }
 
 /**
  * Actor kinds by key prefix. Every worker loads this module.
  *
- *   edge:<edge_id>          a venue edge (simulated venue behind the edge interface); the
+ *   edge:<edge_id>          a venue edge (simulated venue, or its real adapter with LIVE_VENUES); the
  *                           prediction venues' edges are their own actor (prediction-edge/)
  *   book:<symbol>[:perp]    a consolidated book
  *   fair:all                fair prices of every underlying

@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   deployments: () => import('./deployments.bench.ts'),
   analytics: () => import('./analytics.bench.ts'),
   signing: () => import('./signing.bench.ts'),
+  'depth-decode': () => import('./depth-decode.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

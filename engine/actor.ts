@@ -64,6 +64,12 @@ export interface ActorContext {
   onBinary(type: number, handler: BinaryFrameHandler): void;
   /** Runs `fn` once at the start of this thread's next poll (Endpoint.atNextPoll). */
   atNextPoll(fn: () => void): void;
+  /**
+   * This actor owns sockets (a live venue edge): from now on its thread parks with
+   * `Atomics.waitAsync`, so socket callbacks run while the thread waits for frames. Without it
+   * an idle worker blocks in `Atomics.wait` and hears its sockets only when a frame or timer wakes it.
+   */
+  holdsSockets(): void;
 }
 
 /** See Endpoint: a binary frame's payload is `bytes[offset, offset + length)`, valid during the call. */

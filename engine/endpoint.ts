@@ -86,6 +86,8 @@ export class Endpoint {
   private readonly binaryHandlers = new Map<number, BinaryFrameHandler>();
   /** Work queued for the start of the next poll (atNextPoll). */
   private nextPoll: (() => void)[] = [];
+  /** An actor here holds sockets (`ActorContext.holdsSockets`): the thread must park without blocking its event loop. */
+  socketsHeld = false;
   readonly log: Logger;
 
   constructor(options: EndpointOptions) {
@@ -551,6 +553,10 @@ class CellContext implements ActorContext {
 
   atNextPoll(fn: () => void): void {
     this.endpoint.atNextPoll(fn);
+  }
+
+  holdsSockets(): void {
+    this.endpoint.socketsHeld = true;
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * Entry point of an actor worker thread. It owns no sockets, so when idle it parks in
- * `Atomics.wait` on its mailbox doorbell; the event loop still turns between batches so
- * promise continuations, runtime timers and control messages from the gateway thread run.
+ * Entry point of an actor worker thread. Unless an actor on it holds sockets (a live venue
+ * edge, `ActorContext.holdsSockets`), it parks in `Atomics.wait` on its mailbox doorbell when
+ * idle; the event loop still turns between batches so promise continuations, runtime timers
+ * and control messages from the gateway thread run. A thread with sockets parks with
+ * `Atomics.waitAsync` instead, so its sockets are heard while it waits.
  *
  * Idle strategy: after the last frame, spin `spinPolls` empty polls (tens of microseconds),
  * then park until a producer rings, the next runtime timer is due, or `parkMaxMs` passes.
@@ -103,7 +105,9 @@ async function main(): Promise<void> {
       sliceEnd = performance.now() + SLICE_MS;
     } else if (++idle >= boot.spinPolls) {
       idle = 0;
-      endpoint.mailbox.park(Math.min(timers.nextDelay(), boot.parkMaxMs));
+      const parkMs = Math.min(timers.nextDelay(), boot.parkMaxMs);
+      if (endpoint.socketsHeld) await endpoint.mailbox.parkAsync(parkMs);
+      else endpoint.mailbox.park(parkMs);
       await yieldToEventLoop();
       sliceEnd = performance.now() + SLICE_MS;
       continue;

@@ -55,6 +55,12 @@ export function fillRecord(
   };
   if (leg !== undefined) record.instrument = { ...leg.instrument };
   if (f.dex !== undefined) dexFill(record, f.dex);
+  else if (f.commission !== undefined) {
+    // A live venue took its commission in another asset (a buy's base, BNB): debited there.
+    record.commission_asset = f.commission.asset;
+    record.commission_qty_1e8 = f.commission.qty_1e8;
+    record.fee_breakdown.commission_asset = f.commission.asset;
+  }
   return record;
 }
 

@@ -253,6 +253,22 @@ export class Ledgers {
   }
 
   /**
+   * A live venue's balances, as the venue reports them (at the router's start, when credentials
+   * are stored): each asset's row takes the venue's total (free + locked), the venue being the
+   * truth of what the account holds. Durable before it resolves.
+   */
+  async syncVenue(client: string, mode: Mode, venue: string, balances: readonly { asset: string; qty_1e8: bigint }[]): Promise<void> {
+    const state = this.state(client, mode);
+    const seeded = state.ledger.seed(
+      venue,
+      balances.map((b) => ({ asset: b.asset, qty_1e8: b.qty_1e8, mark_usd_1e9: this.markOf(b.asset) })),
+    );
+    if (seeded.rows.length === 0) return;
+    this.write(state);
+    await this.orders.durable();
+  }
+
+  /**
    * A managed wallet was created: the simulated chains fund it (a faucet) with gas and
    * `usdc_1e8` of USDC on each chain it holds nothing on yet; its balances are the chain
    * venues' rows. Durable before it resolves; answers the chains funded.

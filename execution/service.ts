@@ -1,5 +1,5 @@
 import type { HaltFlag, Messenger, OrderLog } from './types.ts';
-import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxProfile } from '../actors/edge/messages.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxProfile, VenueBalances } from '../actors/edge/messages.ts';
 import { isDollarAsset, type ContractOutcome, type EventContractInstrument, type Instrument, type Ledger } from './ledger/ledger.ts';
 import type { ResolutionFacts } from './contract-outcomes.ts';
 import { edgeKey } from '../actors/market/directory.ts';
@@ -188,8 +188,19 @@ export class ExecutionService {
   }
 
   /** Opens a simulated venue account when credentials are stored (see ledgers.ts). */
-  openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
-    return this.ledgers.openSimAccount(client, mode, venue);
+  /**
+   * Opens the client's account on a venue in the ledger: a simulated venue's from
+   * SIM_ACCOUNT_USD; a live venue's from the balances the venue reports (its edge asks with the
+   * client's credentials), as the spec says: initial live state is pulled from venues.
+   */
+  async openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
+    if (mode !== 'live' || !(this.config.liveVenues ?? []).includes(venue)) return this.ledgers.openSimAccount(client, mode, venue);
+    const edge = edgesOfVenue(venue).find((e) => e.instrument_type === 'spot');
+    if (edge === undefined) return;
+    const answer = await this.endpoint.ask<VenueBalances | null>(edgeKey(edge.edge_id), { t: 'Balances', client_id: client } satisfies EdgeMessage, 10_000);
+    if (answer === null) return;
+    if (answer.error !== undefined) throw new Error(`${venue} balances not pulled: ${answer.error}`);
+    await this.ledgers.syncVenue(client, mode, venue, answer.balances.map((b) => ({ asset: b.asset, qty_1e8: BigInt(b.free_1e8) + BigInt(b.locked_1e8) })));
   }
 
   /** POST /v1/sandbox/positions: stated positions on the sandbox ledger (ledgers.ts `writeSandbox`), durable before it resolves. */
@@ -566,7 +577,7 @@ export class ExecutionService {
                 // for a market order (legs.ts): it does not walk far past what was routed.
                 child.time_in_force === 'gtc'
                   ? ({ t: 'Place', owner: this.self, child_id: child.child_id, symbol: order.symbol, side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9!, sandbox } satisfies EdgeMessage)
-                  : ({ t: 'Execute', child_id: child.child_id, symbol: venueSymbol(order, child.venue), side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
+                  : ({ t: 'Execute', owner: this.self, child_id: child.child_id, symbol: venueSymbol(order, child.venue), side: order.side, qty_1e8: child.qty_1e8, limit_price_1e9: child.limit_price_1e9, sandbox } satisfies EdgeMessage),
                 CHILD_TIMEOUT_MS,
               )
               .catch((err: unknown) => err as Error)),

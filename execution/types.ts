@@ -63,6 +63,8 @@ export interface ExecutionConfig {
   redeemCreditDelayMs: number;
   /** How long a new managed wallet provisions before it is ready, ms (`WALLET_PROVISION_MS`). */
   walletProvisionMs: number;
+  /** Venues on their real adapter (`LIVE_VENUES`): their accounts are the venue's balances, never simulated ones. */
+  liveVenues?: readonly string[];
 }
 
 export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca' | 'funding' | 'margin';

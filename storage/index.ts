@@ -43,6 +43,7 @@ export class Storage {
     readonly db: Databases,
     cipher: CredentialCipher,
     readonly space: DiskSpace,
+    private readonly credentialsKey: Buffer,
   ) {
     this.clients = new ClientStore(db);
     this.apiKeys = new ApiKeyStore(db);
@@ -67,14 +68,26 @@ export class Storage {
     dataDir: string,
     options: { credentialsKey?: string | undefined; onWriteFailure?: (err: Error) => void; minFreeBytes?: number | undefined } = {},
   ): Storage {
-    const cipher = new CredentialCipher(resolveCredentialsKey(dataDir, options.credentialsKey));
+    const key = resolveCredentialsKey(dataDir, options.credentialsKey);
+    const cipher = new CredentialCipher(key);
     const db = openDatabases(dataDir, { ...(options.onWriteFailure === undefined ? {} : { onWriteFailure: options.onWriteFailure }) });
     try {
-      return new Storage(db, cipher, new DiskSpace(dataDir, options.minFreeBytes));
+      return new Storage(db, cipher, new DiskSpace(dataDir, options.minFreeBytes), key);
     } catch (err) {
       void db.root.close();
       throw err;
     }
+  }
+
+  /**
+   * The credentials key in shared memory, for the live venue edges on the worker threads: they
+   * sign with a client's venue credentials, which they open from LMDB themselves so no secret
+   * travels in a message. Only made when a live venue is configured.
+   */
+  credentialsKeyForWorkers(): SharedArrayBuffer {
+    const shared = new SharedArrayBuffer(this.credentialsKey.length);
+    new Uint8Array(shared).set(this.credentialsKey);
+    return shared;
   }
 
   get isOpen(): boolean {

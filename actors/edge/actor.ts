@@ -187,6 +187,9 @@ class EdgeActor implements Actor<EdgeMessage>, VenueSink {
       }
       case 'FundingHistory':
         return sim.fundingHistory(message.symbol, message.from_ns, message.to_ns);
+      case 'Balances':
+        // A simulated venue's account lives in the router's ledger (opened from SIM_ACCOUNT_USD).
+        return null;
       case 'LegFaults':
         this.legFaults = message.policy === null ? undefined : new VenueFaults(message.policy, this.spec.edge_id);
         ctx.log.info({ edge: this.spec.edge_id, policy: message.policy }, 'injected leg faults');

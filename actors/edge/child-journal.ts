@@ -35,6 +35,18 @@ export class ChildJournal<R> {
     this.put(childId, result);
   }
 
+  /** What is known of the child, without refusing it when nothing is (a live edge asks its venue first). */
+  peek(childId: string): Reconciled<R> | undefined {
+    const entry = this.entries.get(childId);
+    if (entry === undefined) return undefined;
+    return entry === TOMBSTONE ? { known: false } : { known: true, result: entry };
+  }
+
+  /** The child is refused from now on: reconciled as never received. */
+  refuse(childId: string): void {
+    this.put(childId, TOMBSTONE);
+  }
+
   reconcile(childId: string): Reconciled<R> {
     const entry = this.entries.get(childId);
     if (entry === undefined) {

@@ -13,8 +13,9 @@ export type EdgeMessage =
   /**
    * A child order: immediate-or-cancel at `limit_price_1e9`, or at any price when null. With a
    * `sandbox` profile it fills in the edge's sandbox venue, never on the venue (`sandbox-legs.ts`).
+   * `owner` is the order's router (`router:<mode>|<client>`): a live edge signs with that client's credentials.
    */
-  | { t: 'Execute'; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null; sandbox?: SandboxProfile | null }
+  | { t: 'Execute'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number | null; sandbox?: SandboxProfile | null }
   /** A child order that rests (GTC): crosses what it can now, the rest fills later as maker (`MakerFill` told to `owner`, the order's router). */
   | { t: 'Place'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number; sandbox?: SandboxProfile | null }
   /** Cancels a resting child; answers `CancelResult`. */
@@ -34,7 +35,17 @@ export type EdgeMessage =
    */
   | { t: 'WatchBook'; symbol: string; watcher: string; until_ms: number }
   /** Test-only: the simulated venue misbehaves on child orders as `policy` says (null: off, the default); answers true. */
-  | { t: 'LegFaults'; policy: LegFaultPolicy | null };
+  | { t: 'LegFaults'; policy: LegFaultPolicy | null }
+  /** A live edge: the client's balances on the venue (`VenueBalances`); a simulated edge answers null. */
+  | { t: 'Balances'; client_id: string };
+
+/** A client's balances on a live venue, exact (decimal integer text x 1e8). */
+export interface VenueBalances {
+  venue: string;
+  balances: { asset: string; free_1e8: string; locked_1e8: string }[];
+  /** the venue's refusal (a bad key: its code and message) or why it could not be asked; `balances` is then empty */
+  error?: string;
+}
 
 /**
  * How a sandbox child is executed: the client's effective sandbox settings (seed and fault
@@ -77,7 +88,17 @@ export interface ChildExecution {
   edge_id: string;
   ok: boolean;
   reason: string | null;
-  fills: { price_1e9: number; qty_1e8: number; trade_id: string; ts_ns: number; fee_1e9: number; cum_fee_1e9: number; dex?: DexFillFacts }[];
+  fills: {
+    price_1e9: number;
+    qty_1e8: number;
+    trade_id: string;
+    ts_ns: number;
+    fee_1e9: number;
+    cum_fee_1e9: number;
+    dex?: DexFillFacts;
+    /** a live venue's commission taken in an asset other than the quote (x 1e8): the ledger debits it there */
+    commission?: { asset: string; qty_1e8: number };
+  }[];
   taker_bps: number;
   maker_bps: number;
   /** venue ack time, wall clock ns */

@@ -2,11 +2,11 @@
  * Fixed layouts of a child order and its execution report (engine/wire.ts has the field
  * encodings; engine/message-layout.ts the frame around them: u32 correlation | str key | body).
  *
- *   Execute (frame 100)                      Place (frame 102)
- *   +------+--------+----------+-----+--------+   +------+--------+-----+----------+-----+--------+
- *   | word | str    | u8 side  | f64 | f64?   |   | word | str    | str | u8 side  | f64 | f64    |
- *   |symbol|child_id| 0 buy 1  | qty | limit  |   |symbol|child_id|owner| 0 buy 1  | qty | limit  |
- *   +------+--------+----------+-----+--------+   +------+--------+-----+----------+-----+--------+
+ *   Execute (frame 100) and Place (frame 102): the same fields; Execute's limit may be absent
+ *   +------+--------+-----+----------+-----+--------+
+ *   | word | str    | str | u8 side  | f64 | f64(?) |
+ *   |symbol|child_id|owner| 0 buy 1  | qty | limit  |
+ *   +------+--------+-----+----------+-----+--------+
  *   both then: | u8 sandbox (0 live, 1 sandbox) | if 1, the profile:                               |
  *              | f64 seed | f64 latency_ms | f64 reject | f64 partial | f64 disconnect | u8 race  |
  *
@@ -15,7 +15,8 @@
  *   | u8    | word | word  | str    | str?  | f64 | f64 | f64 | u16 n | n x fill                   |
  *   | ok    | venue|edge_id|child_id| reason|taker|maker| ack |       |                            |
  *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
- *   fill: f64 price_1e9 | f64 qty_1e8 | str trade_id | f64 ts_ns | f64 fee_1e9 | f64 cum_fee_1e9
+ *   fill: f64 price_1e9 | f64 qty_1e8 | str trade_id | f64 ts_ns | f64 fee_1e9 | f64 cum_fee_1e9 |
+ *         u8 commission (0 in the quote; 1: str asset | f64 qty_1e8, a live venue's other asset)
  *
  * Venues, edge ids and symbols are lexicon words (two bytes); ids are spelled out.
  */
@@ -38,10 +39,15 @@ type Fill = ChildExecution['fills'][number];
 
 export function writeFill(f: Fill, w: WireWriter): void {
   w.f64(f.price_1e9).f64(f.qty_1e8).str(f.trade_id).f64(f.ts_ns).f64(f.fee_1e9).f64(f.cum_fee_1e9);
+  const commission = f.commission;
+  if (commission === undefined) w.u8(0);
+  else w.u8(1).str(commission.asset).f64(commission.qty_1e8);
 }
 
 export function readFill(r: WireReader): Fill {
-  return { price_1e9: r.f64(), qty_1e8: r.f64(), trade_id: r.str(), ts_ns: r.f64(), fee_1e9: r.f64(), cum_fee_1e9: r.f64() };
+  const fill: Fill = { price_1e9: r.f64(), qty_1e8: r.f64(), trade_id: r.str(), ts_ns: r.f64(), fee_1e9: r.f64(), cum_fee_1e9: r.f64() };
+  if (r.u8() === 1) fill.commission = { asset: r.str(), qty_1e8: r.f64() };
+  return fill;
 }
 
 export function writeSide(side: 'buy' | 'sell', w: WireWriter): void {
@@ -108,13 +114,13 @@ export const executeLayout: MessageLayout<Execute> = {
   t: 'Execute',
   type: EdgeFrame.EXECUTE,
   encode(m, w) {
-    w.word(m.symbol, LEXICON).str(m.child_id);
+    w.word(m.symbol, LEXICON).str(m.child_id).str(m.owner);
     writeSide(m.side, w);
     w.f64(m.qty_1e8).optF64(m.limit_price_1e9);
     writeSandbox(m.sandbox, w);
   },
   decode(r) {
-    return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64(), sandbox: readSandbox(r) };
+    return { t: 'Execute', symbol: r.word(LEXICON), child_id: r.str(), owner: r.str(), side: readSide(r), qty_1e8: r.f64(), limit_price_1e9: r.optF64(), sandbox: readSandbox(r) };
   },
   answer: childExecutionLayout as AnswerLayout,
 };

@@ -47,7 +47,13 @@ function workerResources(ctx: ActorContext): WorkerResources {
 
 /** The execution settings every router reads from the topology's settings. */
 function executionConfig(settings: Readonly<Record<string, string | number | boolean>>): ExecutionConfig {
-  return { maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']), simAccountUsd: Number(settings['simAccountUsd']), redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000), walletProvisionMs: Number(settings['walletProvisionMs'] ?? 5_000) };
+  return {
+    maxOrderNotionalUsd1e9: Number(settings['maxOrderNotionalUsd1e9']),
+    simAccountUsd: Number(settings['simAccountUsd']),
+    redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000),
+    walletProvisionMs: Number(settings['walletProvisionMs'] ?? 5_000),
+    liveVenues: String(settings['liveVenues'] ?? '').split(',').filter((v) => v !== ''),
+  };
 }
 
 /**
@@ -125,7 +131,7 @@ export function routerActor(key: string): Actor<RouterMessage> {
       // it opens now (an account that has any row is left alone; live rows are never deleted).
       if (owner.mode === 'live') {
         for (const venue of storedVenues(r.db, owner.client_id, owner.mode)) {
-          service.openSimAccount(owner.client_id, owner.mode, venue).catch((err: unknown) => ctx.log.error({ err, venue }, 'sim account not opened'));
+          service.openSimAccount(owner.client_id, owner.mode, venue).catch((err: unknown) => ctx.log.error({ err, venue }, 'venue account not opened'));
         }
       }
       publishOn(ctx, ROUTER_UP_TOPIC, key);

@@ -57,7 +57,11 @@ const submit = rec(
   ['t', 'request', 'idempotency_key'],
 );
 
-const fill = rec({ price_1e9: units, qty_1e8: units, trade_id: id, ts_ns: fc.double({ noNaN: true }), fee_1e9: fc.integer(), cum_fee_1e9: fc.integer() });
+// A live venue's commission in another asset is optional: present and absent both round-trip.
+const fill = rec(
+  { price_1e9: units, qty_1e8: units, trade_id: id, ts_ns: fc.double({ noNaN: true }), fee_1e9: fc.integer(), cum_fee_1e9: fc.integer(), commission: rec({ asset: id, qty_1e8: units }) },
+  ['price_1e9', 'qty_1e8', 'trade_id', 'ts_ns', 'fee_1e9', 'cum_fee_1e9'],
+);
 
 const execution: fc.Arbitrary<ChildExecution> = rec({
   child_id: id,
@@ -75,7 +79,7 @@ const placement: fc.Arbitrary<ChildPlacement> = fc.tuple(execution, units).map((
 // A sandbox child carries its client's profile; a live one says so with null.
 const rate = fc.double({ min: 0, max: 1, noNaN: true });
 const sandbox = nullable(rec({ seed: fc.integer(), latency_ms: fc.nat(10_000), reject_rate: rate, partial_fill_rate: rate, disconnect_rate: rate, cancel_race: fc.boolean() }));
-const execute = rec({ t: fc.constant('Execute' as const), child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: nullable(units), sandbox });
+const execute = rec({ t: fc.constant('Execute' as const), owner: id, child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: nullable(units), sandbox });
 const place = rec({ t: fc.constant('Place' as const), owner: id, child_id: id, symbol: word, side, qty_1e8: units, limit_price_1e9: units, sandbox });
 const makerFill: fc.Arbitrary<MakerFill> = rec({ t: fc.constant('MakerFill' as const), child_id: id, venue: word, edge_id: word, fill, left_qty_1e8: units, maker_bps: fc.double({ noNaN: true }) });
 
@@ -117,13 +121,13 @@ describe('order path layouts: every field round-trips (property)', () => {
   it('repeated strings are two-byte lexicon words; others are spelled out', () => {
     const size = (symbol: string) => {
       const w = new WireWriter();
-      executeLayout.encode({ t: 'Execute', child_id: 'c', symbol, side: 'buy', qty_1e8: 1, limit_price_1e9: null }, w);
+      executeLayout.encode({ t: 'Execute', owner: 'r', child_id: 'c', symbol, side: 'buy', qty_1e8: 1, limit_price_1e9: null }, w);
       return w.length;
     };
     assert.ok(LEXICON.indexOf('BTC-USDT') > 0 && LEXICON.indexOf('binance') > 0 && LEXICON.indexOf('venue-edge-okx') > 0);
-    // symbol word | child id | side | qty | limit | live (no sandbox profile)
-    assert.equal(size('BTC-USDT'), 2 + 3 + 1 + 8 + 8 + 1);
-    assert.equal(size('NOT-LISTED'), 2 + 2 + 10 + 3 + 1 + 8 + 8 + 1);
+    // symbol word | child id | owner | side | qty | limit | live (no sandbox profile)
+    assert.equal(size('BTC-USDT'), 2 + 3 + 3 + 1 + 8 + 8 + 1);
+    assert.equal(size('NOT-LISTED'), 2 + 2 + 10 + 3 + 3 + 1 + 8 + 8 + 1);
   });
 
   it('a truncated frame is refused, never read past its end', () => {
@@ -186,7 +190,7 @@ describe('order path layouts on real rings', () => {
       }
     }
     const [gateway, worker] = endpoints as [Endpoint, Endpoint];
-    const execute: EdgeMessage = { t: 'Execute', child_id: 'o-1.1', symbol: 'BTC-USDT', side: 'buy', qty_1e8: 1_000, limit_price_1e9: 96_000e9 };
+    const execute: EdgeMessage = { t: 'Execute', owner: 'router:live|c1', child_id: 'o-1.1', symbol: 'BTC-USDT', side: 'buy', qty_1e8: 1_000, limit_price_1e9: 96_000e9 };
     let settled: unknown;
     void gateway.ask('edge:venue-edge-binance', execute).then((v) => (settled = v));
     worker.poll(16);

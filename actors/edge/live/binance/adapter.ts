@@ -1,0 +1,392 @@
+import type { VenueId } from '../../../../domain/market.ts';
+import { venueFee1e9, wallClockNs } from '../../../../domain/units.ts';
+import type { VenueEndpoints } from '../endpoints.ts';
+import { L2Book } from '../l2-book.ts';
+import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
+import { binanceSignedQuery } from '../signing.ts';
+import { VenueStream } from '../stream.ts';
+import { VenueLimits } from '../venue-limits.ts';
+import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import {
+  CLIENT_ORDER_ID,
+  decodeBalances,
+  decodeDepthSnapshot,
+  decodeDepthUpdate,
+  decodeExchangeInfo,
+  decodeOrderAnswer,
+  decodeTrades,
+  errorOf,
+  NO_SUCH_ORDER,
+  orderParams,
+  restingOf,
+  venueSymbolOf,
+  type BinanceInstrument,
+  type FeeContext,
+} from './codec.ts';
+import { DiffDepthSync } from './depth-sync.ts';
+
+
+/** The window after a signed request's `timestamp` in which Binance still accepts it. */
+export const RECV_WINDOW_MS = 5_000;
+/** Levels in a REST snapshot (request weight 50). */
+const SNAPSHOT_LIMIT = 1000;
+/** Order requests time out here, inside the router's 2 s leg timeout: the router then reconciles. */
+const ORDER_TIMEOUT_MS = 1_500;
+const QUERY_TIMEOUT_MS = 3_000;
+const SNAPSHOT_BACKOFF_MAX_MS = 10_000;
+
+/** Limit rules as Binance publishes them (`exchangeInfo.rateLimits`): weight per minute (per IP), orders per 10 s (per account). */
+const WEIGHT = 0;
+const LIMIT_RULES = [
+  { name: 'REQUEST_WEIGHT', limit: 6_000, window_ms: 60_000 },
+  { name: 'ORDERS', limit: 100, window_ms: 10_000 },
+];
+const COST = {
+  order: [1, 1],
+  cancel: [1, 0],
+  queryOrder: [4, 0],
+  myTrades: [20, 0],
+  account: [20, 0],
+  openOrders: [6, 0],
+  cancelOpen: [1, 0],
+  exchangeInfo: [20, 0],
+  depth: [50, 0],
+} as const;
+
+interface Listing {
+  symbol: string;
+  base: string;
+  quote: string;
+}
+
+/** One symbol's book and its sync state. */
+class SymbolFeed {
+  readonly book = new L2Book();
+  readonly changes: number[] = [];
+  readonly sync: DiffDepthSync;
+  fetching = false;
+  backoffMs = 0;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly listing: Listing,
+    readonly venueSymbol: string,
+  ) {
+    this.sync = new DiffDepthSync(this.book, this.changes);
+  }
+}
+
+/**
+ * Binance spot: public depth over the combined WebSocket stream (`/stream`, `SUBSCRIBE`
+ * `<symbol>@depth@100ms`), kept exact by the diff-depth rules (`depth-sync.ts`); orders,
+ * cancels, lookups and balances over signed REST (`X-MBX-APIKEY`, HMAC-SHA256 `signature`,
+ * `recvWindow` 5 s). docs/venues/binance.md has the endpoints and what is not supported.
+ */
+export class BinanceSpot implements LiveVenue {
+  readonly venue: VenueId = 'binance';
+  readonly acceptWindowMs = RECV_WINDOW_MS;
+  private readonly limits = new VenueLimits(LIMIT_RULES);
+  private readonly rest: VenueRest;
+  private readonly stream: VenueStream;
+  private readonly feeds = new Map<string, SymbolFeed>();
+  private readonly byVenueSymbol = new Map<string, SymbolFeed>();
+  private readonly listings: Map<string, Listing>;
+  private readonly instruments = new Map<string, BinanceInstrument>();
+  private sink: MarketSink | undefined;
+  private connected = false;
+  private nextRequestId = 1;
+  private counters = { resyncs: 0, disconnects: 0, updates: 0 };
+  private stopped = false;
+
+  constructor(
+    endpoints: VenueEndpoints,
+    listings: readonly Listing[],
+    private readonly fees: { maker_bps: number; taker_bps: number },
+  ) {
+    this.listings = new Map(listings.map((l) => [l.symbol, l]));
+    this.rest = new VenueRest(endpoints.rest, this.limits, (headers, limits, now) => {
+      const used = headers.get('x-mbx-used-weight-1m');
+      if (used !== null) limits.observe(WEIGHT, Number(used), now);
+    });
+    this.stream = new VenueStream(`${endpoints.ws}/stream`, {
+      onOpen: () => this.onOpen(),
+      onMessage: (text) => this.onFrame(text),
+      onDown: (reason) => this.onDown(reason),
+    });
+  }
+
+  start(sink: MarketSink): void {
+    this.sink = sink;
+    this.stopped = false;
+    void this.loadInstruments(0);
+    this.stream.start();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stream.stop();
+    for (const feed of this.feeds.values()) if (feed.timer !== undefined) clearTimeout(feed.timer);
+  }
+
+  subscribe(symbol: string): boolean {
+    const listing = this.listings.get(symbol);
+    if (listing === undefined) return false;
+    if (this.feeds.has(symbol)) return true;
+    const feed = new SymbolFeed(listing, venueSymbolOf(symbol));
+    this.feeds.set(symbol, feed);
+    this.byVenueSymbol.set(feed.venueSymbol, feed);
+    if (this.connected) {
+      this.stream.send(this.subscribeFrame([feed]));
+      this.fetchSnapshot(feed);
+    }
+    return true;
+  }
+
+  book(symbol: string): L2Book | undefined {
+    const feed = this.feeds.get(symbol);
+    return feed?.sync.synced === true ? feed.book : undefined;
+  }
+
+  stats(): { connected: boolean; resyncs: number; disconnects: number; updates: number } {
+    return { connected: this.connected, ...this.counters };
+  }
+
+  // --- market data --------------------------------------------------------------------------
+
+  private onOpen(): void {
+    this.connected = true;
+    const feeds = [...this.feeds.values()];
+    if (feeds.length === 0) return;
+    this.stream.send(this.subscribeFrame(feeds));
+    for (const feed of feeds) this.fetchSnapshot(feed);
+  }
+
+  private subscribeFrame(feeds: readonly SymbolFeed[]): string {
+    return JSON.stringify({ method: 'SUBSCRIBE', params: feeds.map((f) => `${f.venueSymbol.toLowerCase()}@depth@100ms`), id: this.nextRequestId++ });
+  }
+
+  private onDown(reason: string): void {
+    if (this.connected) this.counters.disconnects++;
+    this.connected = false;
+    for (const feed of this.feeds.values()) {
+      const wasWhole = feed.sync.synced;
+      feed.sync.reset();
+      feed.changes.length = 0;
+      if (wasWhole) this.sink?.onBookBroken(feed.listing.symbol, `stream ${reason}`);
+    }
+  }
+
+  private onFrame(text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const data = (frame as { data?: unknown } | null)?.data;
+    if (data === undefined) return; // a SUBSCRIBE answer, or another stream's frame
+    const decoded = decodeDepthUpdate(data);
+    if (decoded === undefined) return;
+    const feed = this.byVenueSymbol.get(decoded.venueSymbol);
+    if (feed === undefined) return;
+    this.counters.updates++;
+    const outcome = feed.sync.onEvent(decoded.event);
+    this.after(feed, outcome, decoded.event.ts_ms * 1_000_000);
+  }
+
+  private after(feed: SymbolFeed, outcome: ReturnType<DiffDepthSync['onEvent']>, ts_ns: number): void {
+    const sink = this.sink;
+    switch (outcome) {
+      case 'applied':
+        if (feed.changes.length > 0) sink?.onBookChanges(feed.listing.symbol, feed.changes, ts_ns);
+        feed.changes.length = 0;
+        return;
+      case 'synced':
+        feed.backoffMs = 0;
+        feed.changes.length = 0;
+        sink?.onBookWhole(feed.listing.symbol, feed.book, ts_ns);
+        return;
+      case 'gap':
+      case 'stale':
+        this.counters.resyncs++;
+        feed.changes.length = 0;
+        if (outcome === 'gap') sink?.onBookBroken(feed.listing.symbol, 'depth stream gap: resyncing');
+        this.fetchSnapshot(feed);
+        return;
+      case 'buffered':
+        return;
+    }
+  }
+
+  private fetchSnapshot(feed: SymbolFeed): void {
+    if (feed.fetching || feed.timer !== undefined || this.stopped) return;
+    const delay = feed.backoffMs;
+    feed.backoffMs = Math.min(SNAPSHOT_BACKOFF_MAX_MS, Math.max(250, feed.backoffMs * 2));
+    const run = () => {
+      feed.timer = undefined;
+      feed.fetching = true;
+      this.rest
+        .send({ method: 'GET', path: `/api/v3/depth?symbol=${feed.venueSymbol}&limit=${SNAPSHOT_LIMIT}`, cost: COST.depth, timeoutMs: QUERY_TIMEOUT_MS })
+        .then(
+          (answer) => {
+            feed.fetching = false;
+            const snapshot = answer.status === 200 ? decodeDepthSnapshot(answer.body) : undefined;
+            if (snapshot === undefined || !this.connected) {
+              if (this.connected) this.fetchSnapshot(feed);
+              return;
+            }
+            this.after(feed, feed.sync.onSnapshot(snapshot.lastUpdateId, snapshot.bids, snapshot.asks), wallClockNs());
+          },
+          () => {
+            feed.fetching = false;
+            if (this.connected) this.fetchSnapshot(feed);
+          },
+        );
+    };
+    if (delay === 0) run();
+    else {
+      feed.timer = setTimeout(run, delay);
+      feed.timer.unref();
+    }
+  }
+
+  private async loadInstruments(attempt: number): Promise<void> {
+    try {
+      const answer = await this.rest.send({ method: 'GET', path: '/api/v3/exchangeInfo?permissions=SPOT', cost: COST.exchangeInfo, timeoutMs: QUERY_TIMEOUT_MS });
+      if (answer.status !== 200) throw new Error(`exchangeInfo ${answer.status}`);
+      for (const i of decodeExchangeInfo(answer.body)) this.instruments.set(i.venueSymbol, i);
+    } catch {
+      if (this.stopped) return;
+      const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));
+      t.unref();
+    }
+  }
+
+  // --- orders -------------------------------------------------------------------------------
+
+  async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
+    if (!CLIENT_ORDER_ID.test(leg.child_id)) return { ok: false, reason: `child id ${leg.child_id} is not a Binance client order id`, fills: [], resting_qty_1e8: 0 };
+    const venueSymbol = venueSymbolOf(leg.symbol);
+    const instrument = this.instruments.get(venueSymbol);
+    // The venue's own step, when it is finer-grained than ours it changes nothing; coarser, the child is cut down to it.
+    const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
+    if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) {
+      return { ok: false, reason: `below Binance's minimum quantity for ${venueSymbol}`, fills: [], resting_qty_1e8: 0 };
+    }
+    const params = orderParams(venueSymbol, leg.child_id, leg.side, qty, leg.limit_price_1e9, leg.time_in_force);
+    let answer: RestAnswer;
+    try {
+      answer = await this.signed(account, 'POST', '/api/v3/order', params, COST.order, ORDER_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof VenueRejection) return { ok: false, reason: err.reason, fills: [], resting_qty_1e8: 0 };
+      throw err;
+    }
+    const report = decodeOrderAnswer(answer.body, this.feeContext(leg.symbol));
+    if (report === undefined) throw new RestFailure('unreadable order answer', 'timeout');
+    return report;
+  }
+
+  async cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
+    try {
+      const answer = await this.signed(account, 'DELETE', '/api/v3/order', `symbol=${venueSymbolOf(symbol)}&origClientOrderId=${encodeURIComponent(child_id)}`, COST.cancel, QUERY_TIMEOUT_MS);
+      const order = answer.body as Record<string, unknown>;
+      // The answer is the order as cancelled: what had not executed was cancelled.
+      const left = restingOf({ ...order, status: 'NEW' });
+      return { found: left > 0, cancelled_qty_1e8: left };
+    } catch (err) {
+      if (err instanceof VenueRejection && err.unknownOrder) return { found: false, cancelled_qty_1e8: 0 };
+      throw err;
+    }
+  }
+
+  async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
+    const venueSymbol = venueSymbolOf(symbol);
+    let order: Record<string, unknown>;
+    try {
+      const answer = await this.signed(account, 'GET', '/api/v3/order', `symbol=${venueSymbol}&origClientOrderId=${encodeURIComponent(child_id)}`, COST.queryOrder, QUERY_TIMEOUT_MS);
+      order = answer.body as Record<string, unknown>;
+    } catch (err) {
+      if (err instanceof VenueRejection && err.unknownOrder) return { found: false };
+      throw err;
+    }
+    const executed = typeof order['executedQty'] === 'string' ? order['executedQty'] : '0';
+    let fills: LegReport['fills'] = [];
+    if (!/^0(\.0*)?$/.test(executed)) {
+      const trades = await this.signed(account, 'GET', '/api/v3/myTrades', `symbol=${venueSymbol}&orderId=${String(order['orderId'])}`, COST.myTrades, QUERY_TIMEOUT_MS);
+      const decoded = decodeTrades(trades.body, this.feeContext(symbol));
+      if (decoded === undefined) throw new RestFailure('unreadable trades answer', 'timeout');
+      fills = decoded;
+    }
+    const refused = order['status'] === 'REJECTED';
+    return { found: true, report: { ok: !refused, reason: refused ? 'binance: order rejected' : null, fills, resting_qty_1e8: restingOf(order) } };
+  }
+
+  async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {
+    let cancelled = 0;
+    for (const symbol of symbols) {
+      try {
+        const answer = await this.signed(account, 'DELETE', '/api/v3/openOrders', `symbol=${venueSymbolOf(symbol)}`, COST.cancelOpen, QUERY_TIMEOUT_MS);
+        if (Array.isArray(answer.body)) cancelled += answer.body.length;
+      } catch (err) {
+        // No open orders on the symbol is an "unknown order" error at Binance.
+        if (!(err instanceof VenueRejection && err.unknownOrder)) throw err;
+      }
+    }
+    return cancelled;
+  }
+
+  async balances(account: VenueAccount): Promise<AssetBalance[]> {
+    const answer = await this.signed(account, 'GET', '/api/v3/account', 'omitZeroBalances=true', COST.account, QUERY_TIMEOUT_MS);
+    const balances = decodeBalances(answer.body);
+    if (balances === undefined) throw new RestFailure('unreadable account answer', 'network');
+    return balances;
+  }
+
+  async probe(account: VenueAccount): Promise<AccountProbe> {
+    const answer = await this.signed(account, 'GET', '/api/v3/account', 'omitZeroBalances=true', COST.account, QUERY_TIMEOUT_MS);
+    const body = answer.body as Record<string, unknown>;
+    const rates = body['commissionRates'] as Record<string, unknown> | undefined;
+    // `commissionRates` are fractions ("0.00100000"); the older integer fields are in bps.
+    const bps = (rate: unknown, legacy: unknown, fallback: number) => (typeof rate === 'string' ? Number(rate) * 10_000 : typeof legacy === 'number' ? legacy : fallback);
+    const maker_bps = bps(rates?.['maker'], body['makerCommission'], this.fees.maker_bps);
+    const taker_bps = bps(rates?.['taker'], body['takerCommission'], this.fees.taker_bps);
+    return {
+      tier: `maker ${maker_bps} bps / taker ${taker_bps} bps`,
+      maker_bps,
+      taker_bps,
+      can_trade: body['canTrade'] !== false,
+      can_withdraw: typeof body['canWithdraw'] === 'boolean' ? body['canWithdraw'] : null,
+    };
+  }
+
+  /**
+   * A SIGNED request: the parameters, `recvWindow` and `timestamp`, signed as sent. A 200 answers
+   * its body; an error body is a `VenueRejection` with the venue's code and message; a 5xx
+   * without one leaves the request's fate unknown (Binance documents it so) and throws.
+   */
+  private async signed(account: VenueAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: string, cost: readonly number[], timeoutMs: number): Promise<RestAnswer> {
+    const query = `${params}&recvWindow=${RECV_WINDOW_MS}&timestamp=${Date.now()}`;
+    const answer = await this.rest.send({
+      method,
+      path: `${path}?${binanceSignedQuery(query, account.credentials.api_secret)}`,
+      headers: { 'X-MBX-APIKEY': account.credentials.api_key },
+      cost,
+      timeoutMs,
+    });
+    if (answer.status === 200) return answer;
+    const error = errorOf(answer.body);
+    if (error !== undefined && answer.status < 500) throw new VenueRejection(`binance ${error.code}: ${error.msg}`, NO_SUCH_ORDER.has(error.code));
+    if (answer.status === 429 || answer.status === 418) throw new VenueRejection(`binance ${answer.status}: rate limited`);
+    if (answer.status < 500) throw new VenueRejection(`binance ${answer.status}`);
+    throw new RestFailure(`binance ${answer.status}: fate unknown`, 'timeout');
+  }
+
+  private feeContext(symbol: string): FeeContext {
+    const listing = this.listings.get(symbol);
+    return {
+      base: listing?.base ?? '',
+      quote: listing?.quote ?? '',
+      fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? this.fees.maker_bps : this.fees.taker_bps),
+    };
+  }
+}

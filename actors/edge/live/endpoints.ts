@@ -1,0 +1,52 @@
+import { VENUES, type VenueId } from '../../../domain/market.ts';
+
+/**
+ * Where each venue with a live adapter is reached: its production base URLs, its published
+ * testnet or demo where it has one, and the environment overrides (`LIVE_VENUES`,
+ * `<VENUE>_REST_URL`, `<VENUE>_WS_URL`, `<VENUE>_TESTNET=1`). Data only, so the configuration
+ * can check `LIVE_VENUES` at start without loading an adapter.
+ */
+export interface VenueEndpoints {
+  /** REST base, no trailing slash (paths such as `/api/v3/order` are appended) */
+  rest: string;
+  /** WebSocket base (the adapter appends its stream path) */
+  ws: string;
+}
+
+export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoints; testnet?: VenueEndpoints }>> = {
+  binance: {
+    production: { rest: 'https://api.binance.com', ws: 'wss://stream.binance.com:9443' },
+    testnet: { rest: 'https://testnet.binance.vision', ws: 'wss://stream.testnet.binance.vision' },
+  },
+};
+
+/** The live venues `LIVE_VENUES` names, with their endpoints; throws on an unknown venue or one without an adapter yet. */
+export function liveVenuesFromEnv(env: NodeJS.ProcessEnv): { venue: VenueId; endpoints: VenueEndpoints }[] {
+  const list = (env['LIVE_VENUES'] ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const supported = Object.keys(LIVE_ENDPOINTS);
+  return [...new Set(list)].map((venue) => {
+    if (!(VENUES as readonly string[]).includes(venue)) throw new Error(`LIVE_VENUES: ${JSON.stringify(venue)} is not a venue id (${VENUES.join(', ')})`);
+    const known = LIVE_ENDPOINTS[venue as VenueId];
+    if (known === undefined) throw new Error(`LIVE_VENUES: no live adapter for ${venue} yet (live adapters: ${supported.join(', ')})`);
+    const upper = venue.toUpperCase();
+    const testnet = env[`${upper}_TESTNET`] === '1';
+    if (testnet && known.testnet === undefined) throw new Error(`${upper}_TESTNET=1: ${venue} publishes no testnet`);
+    const base = testnet ? known.testnet! : known.production;
+    const url = (name: string, fallback: string, schemes: readonly string[]) => {
+      const value = env[name];
+      if (value === undefined || value === '') return fallback;
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        throw new Error(`${name} must be a URL, got ${JSON.stringify(value)}`);
+      }
+      if (!schemes.includes(parsed.protocol)) throw new Error(`${name} must use ${schemes.join(' or ')}, got ${parsed.protocol}`);
+      return value.replace(/\/+$/, '');
+    };
+    return {
+      venue: venue as VenueId,
+      endpoints: { rest: url(`${upper}_REST_URL`, base.rest, ['https:', 'http:']), ws: url(`${upper}_WS_URL`, base.ws, ['wss:', 'ws:']) },
+    };
+  });
+}

@@ -1,0 +1,48 @@
+import type { Actor } from '../../../engine/actor.ts';
+import type { VenueId } from '../../../domain/market.ts';
+import type { EdgeMessage } from '../messages.ts';
+import type { SimEdgeSpec } from '../sim/catalog.ts';
+import { LiveEdgeActor } from './actor.ts';
+import { BinanceSpot } from './binance/adapter.ts';
+import type { VenueEndpoints } from './endpoints.ts';
+import type { LiveVenue } from './venue.ts';
+
+/** The live adapter of an edge, or undefined when none is built for it (its venue's other instrument type). */
+function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | undefined {
+  const listings = spec.listings.map((l) => ({ symbol: l.symbol, base: l.base, quote: l.quote }));
+  switch (spec.venue) {
+    case 'binance':
+      return spec.instrument_type === 'spot' ? new BinanceSpot(endpoints, listings, { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps }) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * An edge that becomes live or simulated when it starts: the registry makes actors from their
+ * key alone, and which venues are live is a setting (`LIVE_VENUES`) read from the context. One
+ * extra call per message.
+ */
+export function selectedEdge(spec: SimEdgeSpec, simulated: () => Actor<EdgeMessage>): Actor<EdgeMessage> {
+  let inner: Actor<EdgeMessage> | undefined;
+  return {
+    onStart(ctx) {
+      const { settings } = ctx.environment;
+      const live = String(settings['liveVenues'] ?? '').split(',');
+      if (live.includes(spec.venue)) {
+        const endpoints = (JSON.parse(String(settings['liveEndpoints'] ?? '{}')) as Partial<Record<VenueId, VenueEndpoints>>)[spec.venue];
+        const venue = endpoints === undefined ? undefined : adapterFor(spec, endpoints);
+        if (venue !== undefined) inner = new LiveEdgeActor(spec, venue);
+        else ctx.log.warn({ edge: spec.edge_id }, `no live adapter for this ${spec.instrument_type} edge yet: it stays simulated`);
+      }
+      inner ??= simulated();
+      inner.onStart?.(ctx);
+    },
+    onMessage(message, ctx, endOfBatch) {
+      return inner!.onMessage(message, ctx, endOfBatch);
+    },
+    onStop(ctx) {
+      inner?.onStop?.(ctx);
+    },
+  };
+}

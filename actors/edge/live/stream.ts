@@ -1,0 +1,105 @@
+import WebSocket from 'ws';
+
+export interface StreamHandlers {
+  /** the socket is open (again): subscribe */
+  onOpen(send: (text: string) => void): void;
+  onMessage(text: string): void;
+  /** the socket closed or went silent; a reconnect follows after `retryInMs` */
+  onDown(reason: string, retryInMs: number): void;
+}
+
+/** Reconnect backoff: 250 ms doubling to 30 s, with jitter, reset once a connection lived a minute. */
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 30_000;
+const HEALTHY_AFTER_MS = 60_000;
+
+/**
+ * A venue's public or private WebSocket, kept open: reconnects with backoff after a close, an
+ * error or `staleMs` without a frame (a silent socket is a dead one to a book), and answers the
+ * venue's pings (the `ws` library pongs on its own). Everything it hears goes to `handlers`; it
+ * keeps no venue state, so a reconnect means the handlers resubscribe and resync.
+ */
+export class VenueStream {
+  private socket: WebSocket | undefined;
+  private attempts = 0;
+  private openedAt = 0;
+  private lastFrameAt = 0;
+  private stopped = false;
+  private watchdog: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: StreamHandlers,
+    private readonly staleMs = 30_000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+    this.watchdog = setInterval(() => {
+      if (this.socket?.readyState === WebSocket.OPEN && Date.now() - this.lastFrameAt > this.staleMs) this.drop('stale: no frame');
+    }, Math.min(1_000, this.staleMs));
+    this.watchdog.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.watchdog !== undefined) clearInterval(this.watchdog);
+    if (this.retry !== undefined) clearTimeout(this.retry);
+    this.socket?.terminate();
+    this.socket = undefined;
+  }
+
+  send(text: string): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(text);
+    return true;
+  }
+
+  /** Closes the socket and reconnects after the backoff (a gap the venue cannot heal in-stream). */
+  drop(reason: string): void {
+    const socket = this.socket;
+    if (socket === undefined) return;
+    this.socket = undefined;
+    socket.removeAllListeners();
+    socket.on('error', () => {});
+    socket.terminate();
+    this.down(reason);
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const socket = new WebSocket(this.url, { handshakeTimeout: 10_000 });
+    this.socket = socket;
+    socket.on('open', () => {
+      this.openedAt = Date.now();
+      this.lastFrameAt = this.openedAt;
+      this.handlers.onOpen((text) => void this.send(text));
+    });
+    socket.on('message', (data: WebSocket.RawData) => {
+      this.lastFrameAt = Date.now();
+      this.handlers.onMessage(data.toString());
+    });
+    socket.on('ping', () => {
+      this.lastFrameAt = Date.now();
+    });
+    socket.on('error', () => {});
+    socket.on('close', (code: number) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.down(`closed (${code})`);
+    });
+  }
+
+  private down(reason: string): void {
+    if (this.stopped) return;
+    if (this.openedAt > 0 && Date.now() - this.openedAt > HEALTHY_AFTER_MS) this.attempts = 0;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempts);
+    const retryInMs = Math.round(base / 2 + Math.random() * (base / 2));
+    this.attempts++;
+    this.handlers.onDown(reason, retryInMs);
+    this.retry = setTimeout(() => this.connect(), retryInMs);
+    this.retry.unref();
+  }
+}

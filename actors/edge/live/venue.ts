@@ -1,0 +1,115 @@
+import type { VenueId } from '../../../domain/market.ts';
+import type { VenueCredentials } from '../../../storage/credential-shapes.ts';
+import type { L2Book } from './l2-book.ts';
+
+/**
+ * What a real venue adapter implements (`binance/adapter.ts`, ...), and what the live edge
+ * (`actor.ts`) gives it. The adapter speaks the venue's wire formats and signing; the edge keeps
+ * everything the simulated edge keeps (books to the book actors and the depth cache, the child
+ * journal, resting children, reconciliation), so the router cannot tell the two apart.
+ */
+
+/** One client's account on the venue: its decrypted credentials, held in memory only. */
+export interface VenueAccount {
+  client_id: string;
+  credentials: VenueCredentials;
+}
+
+/** A child order as the venue is asked for it. */
+export interface LegRequest {
+  /** our child id: sent as the venue's client order id, so a lost answer is found by it and never doubled */
+  child_id: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty_1e8: number;
+  /** null: at any price (the SOR always sends a limit; kept for adapters' own use) */
+  limit_price_1e9: number | null;
+  /** ioc: what does not fill now is cancelled; gtc: it rests */
+  time_in_force: 'ioc' | 'gtc';
+}
+
+/** A fill as the venue reports it, its commission priced in USD 1e9. */
+export interface VenueFill {
+  price_1e9: number;
+  qty_1e8: number;
+  trade_id: string;
+  ts_ns: number;
+  /** the commission in USD 1e9 (quote currencies are USD-pegged; other assets at the fill's price) */
+  fee_1e9: number;
+  /** the asset the venue took its commission in, and how much (x 1e8), when it is not the quote */
+  commission?: { asset: string; qty_1e8: number };
+  is_maker: boolean;
+}
+
+/** What became of a child at the venue. */
+export interface LegReport {
+  /** false: the venue refused it (`reason` has the venue's code and message) */
+  ok: boolean;
+  reason: string | null;
+  fills: VenueFill[];
+  /** what still rests on the venue's book */
+  resting_qty_1e8: number;
+}
+
+/** A child looked up by its client order id (reconciliation, resting fills). */
+export type OrderLookup = { found: false } | { found: true; report: LegReport };
+
+/** A venue refused a request outright (an error body): the child did not reach the book. */
+export class VenueRejection extends Error {
+  constructor(
+    /** the venue's code and message, as the child's reason */
+    readonly reason: string,
+    /** the venue says the order does not exist (lookup and cancel) */
+    readonly unknownOrder = false,
+  ) {
+    super(reason);
+  }
+}
+
+export interface AssetBalance {
+  asset: string;
+  free_1e8: bigint;
+  locked_1e8: bigint;
+}
+
+export interface AccountProbe {
+  /** the venue's fee tier name, or its maker/taker rates as the tier */
+  tier: string;
+  maker_bps: number;
+  taker_bps: number;
+  can_trade: boolean;
+  /** true, false, or null when the venue does not say */
+  can_withdraw: boolean | null;
+}
+
+/** What the adapter tells the edge about its books. */
+export interface MarketSink {
+  /** The book of `symbol` is whole (again) from now: publish it entire. */
+  onBookWhole(symbol: string, book: L2Book, ts_ns: number): void;
+  /** Levels changed on a whole book, flat [side, price_1e9, qty_1e8, ...] (drained by the edge). */
+  onBookChanges(symbol: string, changes: number[], ts_ns: number): void;
+  /** The book is no longer whole (gap, checksum, stale or closed stream): route nothing on it until whole again. */
+  onBookBroken(symbol: string, reason: string): void;
+}
+
+export interface LiveVenue {
+  readonly venue: VenueId;
+  /** Instruments (rules into the adapter's catalog) and streams for the symbols subscribed so far. */
+  start(sink: MarketSink): void;
+  stop(): void;
+  /** Starts streaming a symbol's book; false when the venue does not list it. */
+  subscribe(symbol: string): boolean;
+  book(symbol: string): L2Book | undefined;
+  /** Market-data connection state and counters, for the edge status. */
+  stats(): { connected: boolean; resyncs: number; disconnects: number; updates: number };
+  submit(account: VenueAccount, leg: LegRequest): Promise<LegReport>;
+  /** Cancels a resting child; answers what was cancelled, or `found: false` when nothing rested. */
+  cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }>;
+  lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup>;
+  /** Cancels every open order of the account on these symbols; answers how many. */
+  cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number>;
+  balances(account: VenueAccount): Promise<AssetBalance[]>;
+  probe(account: VenueAccount): Promise<AccountProbe>;
+  /** How long after a write was sent the venue can no longer accept it (Binance `recvWindow`): a lookup that finds nothing after this is final. */
+  readonly acceptWindowMs: number;
+}

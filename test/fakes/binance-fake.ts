@@ -65,6 +65,8 @@ export interface FakeSymbol {
   quote: string;
   bids: Level[];
   asks: Level[];
+  /** the symbol's last update id (Binance numbers each symbol's book updates apart) */
+  updateId?: number;
 }
 
 function dec(value: number, scale: number): string {
@@ -93,7 +95,6 @@ export class BinanceFake {
   private readonly orders = new Map<string, FakeOrder>(); // by apiKey|clientOrderId
   private readonly trades: FakeTrade[] = [];
   private readonly subscribers = new Map<WebSocket, Set<string>>();
-  private updateId = 1_000;
   private nextOrderId = 1;
   private nextTradeId = 5_000_000;
   private weightUsed = 0;
@@ -103,8 +104,10 @@ export class BinanceFake {
   commissionBps = 10;
   /** orders whose answer is swallowed (executed, never answered): the next N */
   swallowOrderAnswers = 0;
+  /** how long a depth snapshot takes to answer (a slow venue), ms */
+  snapshotDelayMs = 0;
   /** Counters a test reads. */
-  readonly seen = { snapshots: 0, orders: 0, badSignatures: 0, cancels: 0, cancelAlls: 0, lookups: 0, subscribes: 0 };
+  readonly seen = { requests: 0, snapshots: 0, orders: 0, badSignatures: 0, cancels: 0, cancelAlls: 0, lookups: 0, subscribes: 0 };
   private readonly sockets = new Set<import('node:net').Socket>();
 
   constructor(symbols: FakeSymbol[], accounts: FakeAccount[]) {
@@ -123,10 +126,11 @@ export class BinanceFake {
     });
   }
 
-  async listen(): Promise<{ rest: string; ws: string }> {
-    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
-    const { port } = this.http.address() as AddressInfo;
-    return { rest: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}` };
+  /** Listens on loopback (`port` 0: an ephemeral one). */
+  async listen(port = 0): Promise<{ rest: string; ws: string }> {
+    await new Promise<void>((resolve) => this.http.listen(port, '127.0.0.1', resolve));
+    const bound = (this.http.address() as AddressInfo).port;
+    return { rest: `http://127.0.0.1:${bound}`, ws: `ws://127.0.0.1:${bound}` };
   }
 
   async close(): Promise<void> {
@@ -145,9 +149,10 @@ export class BinanceFake {
     this.publish(s, side === 'bid' ? [{ price, qty }] : [], side === 'ask' ? [{ price, qty }] : []);
   }
 
-  /** Skips `n` update ids: the next event does not follow the previous one (a lost event). */
-  gap(n = 5): void {
-    this.updateId += n;
+  /** Skips `n` update ids of a symbol: its next event does not follow the previous one (a lost event). */
+  gap(symbol: string, n = 5): void {
+    const s = this.symbols.get(symbol)!;
+    s.updateId = (s.updateId ?? 1_000) + n;
   }
 
   /** Drops every stream connection (the adapter reconnects). */
@@ -200,15 +205,15 @@ export class BinanceFake {
   }
 
   private publish(s: FakeSymbol, bids: Level[], asks: Level[]): void {
-    const first = this.updateId + 1;
-    this.updateId += Math.max(1, bids.length + asks.length);
+    const first = (s.updateId ?? 1_000) + 1;
+    s.updateId = first - 1 + Math.max(1, bids.length + asks.length);
     const stream = `${s.symbol.toLowerCase()}@depth@100ms`;
     const data = {
       e: 'depthUpdate',
       E: Date.now(),
       s: s.symbol,
       U: first,
-      u: this.updateId,
+      u: s.updateId,
       b: bids.map((l) => [px(l.price), dec(l.qty, Q)]),
       a: asks.map((l) => [px(l.price), dec(l.qty, Q)]),
     };
@@ -235,6 +240,8 @@ export class BinanceFake {
     const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
     const q = url.searchParams;
     const route = `${req.method} ${url.pathname}`;
+    this.seen.requests++;
+    if (route === 'GET /api/v3/depth' && this.snapshotDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.snapshotDelayMs));
     const now = Date.now();
     if (now - this.weightWindow >= 60_000) {
       this.weightWindow = now - (now % 60_000);
@@ -279,7 +286,7 @@ export class BinanceFake {
       this.seen.snapshots++;
       const limit = Number(q.get('limit') ?? 100);
       send(200, {
-        lastUpdateId: this.updateId,
+        lastUpdateId: s.updateId ?? 1_000,
         bids: s.bids.slice(0, limit).map((l) => [px(l.price), dec(l.qty, Q)]),
         asks: s.asks.slice(0, limit).map((l) => [px(l.price), dec(l.qty, Q)]),
       });

@@ -137,13 +137,29 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
 
   it('a gap in the depth stream resyncs the book from a new snapshot', async () => {
     const snapshots = fake.seen.snapshots;
-    fake.gap();
+    fake.gap('BTCUSDT');
     fake.setLevel('BTCUSDT', 'ask', mid + 1 * P / 2, 20_000_000);
     await until('resynced with the new level', async () => {
       const q = await binanceQuote();
       return fake.seen.snapshots > snapshots && q !== undefined && q.ask === mid / P + 0.5 ? true : undefined;
     });
     fake.setLevel('BTCUSDT', 'ask', mid + 1 * P / 2, 0);
+  });
+
+  it('a dropped stream is reported in /v1/health/feeds until the book is whole again: reconnected, resubscribed, resynced', async () => {
+    const feed = async () => (await call<{ venues: { edge_id: string; connected: boolean; symbol_count: number }[] }>(svc.base, 'GET', '/v1/health/feeds', { token: TEST_OPERATOR_KEY })).body.venues.find((v) => v.edge_id === 'venue-edge-binance');
+    const subscribes = fake.seen.subscribes;
+    const snapshots = fake.seen.snapshots;
+    fake.snapshotDelayMs = 1_500;
+    fake.dropStreams();
+    await until('binance reported not publishing', async () => ((await feed())?.connected === false ? true : undefined));
+    fake.snapshotDelayMs = 0;
+    await until('binance publishing again', async () => ((await feed())?.connected === true ? true : undefined));
+    assert.ok(fake.seen.subscribes > subscribes, 'resubscribed on the new connection');
+    assert.ok(fake.seen.snapshots > snapshots, 'a fresh snapshot');
+    fake.setLevel('BTCUSDT', 'bid', mid - P / 2, 30_000_000);
+    await until('updates flow again', async () => ((await binanceQuote())?.bid === mid / P - 0.5 ? true : undefined));
+    fake.setLevel('BTCUSDT', 'bid', mid - P / 2, 0);
   });
 
   it('a lost answer goes UNCONFIRMED and is reconciled from the venue by client order id, never doubled', async () => {
@@ -157,6 +173,25 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
     const fills = (done as { fills?: ApiFill[] }).fills ?? [];
     assert.deepEqual(fills.map((f) => f.trade_id), fake.tradesOf(venueOrder.orderId).map((t) => String(t.id)));
     assert.ok(fake.seen.lookups >= 1, 'looked up by client order id');
+  });
+
+  it("a 429 rejects the child with the venue's answer and closes the venue for its Retry-After; nothing is sent meanwhile", async () => {
+    fake.weightLimit = 0;
+    const first = await order({ client_order_id: 'rate-1', side: 'buy', qty_1e8: 1_000_000, order_type: 'market' });
+    const refused = await settled(first.node_order_id);
+    assert.equal(refused.status, 'REJECTED');
+    assert.match(refused.children[0]!.reason ?? '', /binance -1003: Too many requests/);
+    fake.weightLimit = 6_000;
+    const requests = fake.seen.requests;
+    const second = await order({ client_order_id: 'rate-2', side: 'buy', qty_1e8: 1_000_000, order_type: 'market' });
+    const held = await settled(second.node_order_id);
+    assert.equal(held.status, 'REJECTED');
+    assert.match(held.children[0]!.reason ?? '', /rate limit/);
+    assert.equal(fake.order(KEY, held.children[0]!.child_id), undefined);
+    assert.ok(fake.seen.requests - requests <= 1, 'at most a depth resync reached the venue, never the order');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const third = await order({ client_order_id: 'rate-3', side: 'buy', qty_1e8: 1_000_000, order_type: 'market' });
+    assert.equal((await settled(third.node_order_id)).status, 'COMPLETED');
   });
 
   it("a resting order's maker fill reaches the order; the kill switch cancels what rests on the venue", async () => {

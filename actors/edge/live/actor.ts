@@ -280,13 +280,14 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       edge_id: this.spec.edge_id,
       venue: this.spec.venue,
       instrument_type: this.spec.instrument_type,
-      connected: stats.connected,
+      // Publishing: the stream is up and every subscribed book is whole (a resync in progress reads as down).
+      connected: stats.connected && symbols.length === stats.subscribed,
       symbol_count: symbols.length,
       symbols: symbols.map((symbol) => ({ symbol, instrument_type: this.spec.instrument_type })),
       last_seen_ms: this.lastSeenMs,
       region: this.spec.region,
       supports_algo_runtime: this.spec.supports_algo_runtime,
-      stats: { levels: stats.updates, trades: 0, disconnects: stats.disconnects, stale: !stats.connected },
+      stats: { levels: stats.updates, trades: 0, disconnects: stats.disconnects + stats.resyncs, stale: !stats.connected },
     };
   }
 }

@@ -101,7 +101,7 @@ export interface LiveVenue {
   subscribe(symbol: string): boolean;
   book(symbol: string): L2Book | undefined;
   /** Market-data connection state and counters, for the edge status. */
-  stats(): { connected: boolean; resyncs: number; disconnects: number; updates: number };
+  stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number };
   submit(account: VenueAccount, leg: LegRequest): Promise<LegReport>;
   /** Cancels a resting child; answers what was cancelled, or `found: false` when nothing rested. */
   cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }>;

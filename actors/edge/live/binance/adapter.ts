@@ -130,7 +130,7 @@ export class BinanceSpot implements LiveVenue {
 
   subscribe(symbol: string): boolean {
     const listing = this.listings.get(symbol);
-    if (listing === undefined) return false;
+    if (listing === undefined || !this.trades(venueSymbolOf(symbol))) return false;
     if (this.feeds.has(symbol)) return true;
     const feed = new SymbolFeed(listing, venueSymbolOf(symbol));
     this.feeds.set(symbol, feed);
@@ -142,13 +142,27 @@ export class BinanceSpot implements LiveVenue {
     return true;
   }
 
+  /** Whether the venue trades this symbol: true until the instrument list is loaded. */
+  private trades(venueSymbol: string): boolean {
+    if (this.instruments.size === 0) return true;
+    return this.instruments.get(venueSymbol)?.trading === true;
+  }
+
+  private unsubscribe(feed: SymbolFeed): void {
+    if (feed.timer !== undefined) clearTimeout(feed.timer);
+    this.feeds.delete(feed.listing.symbol);
+    this.byVenueSymbol.delete(feed.venueSymbol);
+    if (feed.sync.synced) this.sink?.onBookBroken(feed.listing.symbol, 'not traded on the venue');
+    if (this.connected) this.stream.send(JSON.stringify({ method: 'UNSUBSCRIBE', params: [`${feed.venueSymbol.toLowerCase()}@depth@100ms`], id: this.nextRequestId++ }));
+  }
+
   book(symbol: string): L2Book | undefined {
     const feed = this.feeds.get(symbol);
     return feed?.sync.synced === true ? feed.book : undefined;
   }
 
-  stats(): { connected: boolean; resyncs: number; disconnects: number; updates: number } {
-    return { connected: this.connected, ...this.counters };
+  stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number } {
+    return { connected: this.connected, subscribed: this.feeds.size, ...this.counters };
   }
 
   // --- market data --------------------------------------------------------------------------
@@ -219,7 +233,7 @@ export class BinanceSpot implements LiveVenue {
   }
 
   private fetchSnapshot(feed: SymbolFeed): void {
-    if (feed.fetching || feed.timer !== undefined || this.stopped) return;
+    if (feed.fetching || feed.timer !== undefined || this.stopped || this.feeds.get(feed.listing.symbol) !== feed) return;
     const delay = feed.backoffMs;
     feed.backoffMs = Math.min(SNAPSHOT_BACKOFF_MAX_MS, Math.max(250, feed.backoffMs * 2));
     const run = () => {
@@ -255,6 +269,9 @@ export class BinanceSpot implements LiveVenue {
       const answer = await this.rest.send({ method: 'GET', path: '/api/v3/exchangeInfo?permissions=SPOT', cost: COST.exchangeInfo, timeoutMs: QUERY_TIMEOUT_MS });
       if (answer.status !== 200) throw new Error(`exchangeInfo ${answer.status}`);
       for (const i of decodeExchangeInfo(answer.body)) this.instruments.set(i.venueSymbol, i);
+      // Listings of our catalog the venue does not trade (delisted, halted) are dropped: a book
+      // that can never be whole must not hold the edge's status down.
+      for (const feed of [...this.feeds.values()]) if (!this.trades(feed.venueSymbol)) this.unsubscribe(feed);
     } catch {
       if (this.stopped) return;
       const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));

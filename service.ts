@@ -19,6 +19,8 @@ import { layouts } from './registry.ts';
 import { TopicDispatch } from './engine/topic.ts';
 import { TAPE_TOPIC } from './actors/edge/messages.ts';
 import { createHaltFlag, KillSwitch } from './execution/kill-switch.ts';
+import { CredentialProbes } from './execution/credential-probes.ts';
+import { clientsWithCredentials } from './storage/credentials.ts';
 import { RouterClient } from './execution/router/client.ts';
 import { ORDER_EVENTS_TOPIC, ROUTER_UP_TOPIC } from './execution/router/messages.ts';
 import { QuoteService } from './gateway/market/quotes.ts';
@@ -142,6 +144,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
 
   // 5. What the gateway's handlers call: the routers, the kill switch, quotes; the trade tape.
   const killSwitch = new KillSwitch(storage.meta, haltFlag);
+  const credentialProbes = new CredentialProbes(endpoint, execution.liveVenues ?? [], log);
   const prediction = new PredictionCatalog(endpoint, market, log);
   const tape = new TapeWriter(storage, log);
   const deployments = new DeploymentManager(
@@ -153,7 +156,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   );
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts });
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, credentialProbes, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
@@ -169,12 +172,15 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // simulated venue account and probes the fee tier itself. The store's answer (the 200) waits
   // for the account to be durable, so positions show it at once; one cut off by a crash is
   // opened when the router next starts.
-  storage.credentials.onStored((event) =>
-    routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'venue account not opened')),
-  );
-  storage.credentials.onRemoved((event) =>
-    routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials')),
-  );
+  storage.credentials.onStored((event) => {
+    // A live venue's key is probed in the background (rates, permissions); the answer does not wait.
+    void credentialProbes.probe(event.client_id, event.mode, event.venue);
+    return routers.credentialsChanged(event, event.venue, true).catch((err: unknown) => log.error({ err }, 'venue account not opened'));
+  });
+  storage.credentials.onRemoved((event) => {
+    credentialProbes.forget(event.client_id, event.mode, event.venue);
+    return routers.credentialsChanged(event, event.venue, false).catch((err: unknown) => log.error({ err }, 'router not told of removed credentials'));
+  });
   killSwitch.onChange((state) => {
     gateway.streams.risk.publishAll('risk', { kill_switch: state, as_of_ns: Date.now() * 1_000_000 });
     if (state.active) routers.haltAll().catch((err: unknown) => log.error({ err }, 'halt failed'));
@@ -194,6 +200,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   const port = await gateway.listen(config.host, config.port);
   await topology.start();
   for (const edgeId of edgeIds()) topology.startActor(edgeKey(edgeId));
+  // Every stored key of a live venue is probed again (the probes live in memory).
+  for (const { venue } of liveVenues) for (const client of clientsWithCredentials(storage.db, venue, 'live')) void credentialProbes.probe(client, 'live', venue);
   topology.startActor(FAIR_ACTOR);
   for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();

@@ -6,6 +6,8 @@
  *   Bybit, OKX, KuCoin: HMAC-SHA256 of their strings to sign
  *   Kalshi:  RSA-PSS with a 2048-bit key                      (kalshiSignature)
  *   Coinbase: an ES256 JWT                                     (coinbaseJwt, async: jose)
+ *   Polymarket: an EIP-712 order signed with secp256k1         (polymarketOrderSignature, ox)
+ *   Hyperliquid: msgpack action hash, phantom agent, EIP-712   (hyperliquidSignL1Action)
  *
  * Same-run baseline: building the order's request itself (URLSearchParams of the venue's order
  * fields, the work every live order does signed or not). Mean µs per order, tinybench.
@@ -13,10 +15,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Bench } from 'tinybench';
 import { binanceSignedQuery, bybitSignature, coinbaseJwt, kalshiSignature, krakenApiSign, kucoinSignature, okxSignature } from '../actors/edge/live/signing.ts';
+import { hyperliquidOrderAction, hyperliquidOrderWire, hyperliquidSignL1Action, polymarketOrderSignature, POLYMARKET_SIDE } from '../actors/edge/live/signing-evm.ts';
 import { runIfMain, type BenchResult } from './lib/results.ts';
 
 const TIME_MS = 1_000;
 const BINANCE_SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
+/** A throwaway key (the Hyperliquid SDK tests' own): never a funded account. */
+const EVM_KEY = '0x0123456789012345678901234567890123456789012345678901234567890123';
+const EVM_ADDRESS = '0x14791697260E4c9A71f18484C9f997B308e59325';
 const KRAKEN_SECRET = 'kQH5HW/8p1uGOVjbgWA7FunAmGO8lsSUXNsu3eow76sz84Q18fWxnyRzBHCd3pd5nE9qa99HAZtuZuj6F1huXg==';
 
 export async function run(): Promise<BenchResult> {
@@ -43,11 +49,18 @@ export async function run(): Promise<BenchResult> {
     .add('build + OKX signature', () => void okxSignature(new Date(n++).toISOString(), 'POST', '/api/v5/trade/order', built(body), BINANCE_SECRET))
     .add('build + KuCoin signature', () => void kucoinSignature(String(n++), 'POST', '/api/v1/orders', built(body), BINANCE_SECRET))
     .add('build + Kalshi RSA-PSS', () => void kalshiSignature(String(n++), 'POST', '/trade-api/v2/portfolio/orders', built(rsa)))
+    .add('build + Polymarket EIP-712 order', () =>
+      void polymarketOrderSignature(
+        built({ salt: BigInt(n++), maker: EVM_ADDRESS, signer: EVM_ADDRESS, taker: '0x0000000000000000000000000000000000000000', tokenId: 71321045679252212594626385532706912750332728571942532289631379312455583992563n, makerAmount: 50_000_000n, takerAmount: 100_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 0n, side: POLYMARKET_SIDE.BUY, signatureType: 0 }),
+        EVM_KEY,
+      ))
+    .add('build + Hyperliquid L1 action', () =>
+      void hyperliquidSignL1Action(EVM_KEY, built(hyperliquidOrderAction([hyperliquidOrderWire({ asset: 0, isBuy: true, limitPx: '97000.1', sz: '0.001', reduceOnly: false, orderType: { limit: { tif: 'Ioc' } } })])), n++, { isMainnet: true }))
     .add('build + Coinbase ES256 JWT', async () => void (await coinbaseJwt('organizations/o/apiKeys/k', built(ec), 'POST', 'api.coinbase.com', '/api/v3/brokerage/orders', Math.floor(n++ / 1000))));
   await bench.run();
   const us = (name: string) => (bench.getTask(name)!.result as { latency: { mean: number } }).latency.mean * 1000;
   const base = us('build the query (baseline)');
-  const venues = { binance: 'Binance signature', kraken: 'Kraken API-Sign', bybit: 'Bybit signature', okx: 'OKX signature', kucoin: 'KuCoin signature', kalshi: 'Kalshi RSA-PSS', coinbase: 'Coinbase ES256 JWT' };
+  const venues = { binance: 'Binance signature', kraken: 'Kraken API-Sign', bybit: 'Bybit signature', okx: 'OKX signature', kucoin: 'KuCoin signature', kalshi: 'Kalshi RSA-PSS', coinbase: 'Coinbase ES256 JWT', polymarket: 'Polymarket EIP-712 order', hyperliquid: 'Hyperliquid L1 action' };
   const metrics: BenchResult['metrics'] = { build_query_us: Number(base.toFixed(2)) };
   const ratios: BenchResult['ratios'] = {};
   for (const [venue, task] of Object.entries(venues)) {
@@ -58,7 +71,7 @@ export async function run(): Promise<BenchResult> {
   }
   return {
     name: 'signing',
-    description: 'signing one order for a live venue on one thread (each venue\'s scheme: HMAC for Binance, Kraken, Bybit, OKX, KuCoin; RSA-PSS 2048 for Kalshi; an ES256 JWT for Coinbase) against building the order query itself, tinybench, mean µs per order',
+    description: 'signing one order for a live venue on one thread (each venue\'s scheme: HMAC for Binance, Kraken, Bybit, OKX, KuCoin; RSA-PSS 2048 for Kalshi; an ES256 JWT for Coinbase; EIP-712 secp256k1 for Polymarket and Hyperliquid) against building the order query itself, tinybench, mean µs per order',
     metrics,
     ratios,
     targets: {},

@@ -38,7 +38,8 @@ export class FeeTiers {
       edgesOfVenue(venue).map(async (edge) => {
         const key = `${client}|${mode}|${edge.edge_id}`;
         try {
-          const info = await this.asker.ask<FeeTierInfo>(edgeKey(edge.edge_id), { t: 'FeeTier' } satisfies EdgeMessage, PROBE_TIMEOUT_MS);
+          // A live edge asks the venue with the client's key; a simulated one answers its schedule.
+          const info = await this.asker.ask<FeeTierInfo>(edgeKey(edge.edge_id), (mode === 'live' ? { t: 'FeeTier', client_id: client } : { t: 'FeeTier' }) satisfies EdgeMessage, PROBE_TIMEOUT_MS);
           this.tiers.set(key, { tier: info.tier, maker_bps: info.maker_bps, taker_bps: info.taker_bps, source: 'probed', at_ms: Date.now() });
         } catch (err) {
           this.log.warn({ client_id: client, mode, edge_id: edge.edge_id, err }, 'fee tier probe failed; using the default schedule');

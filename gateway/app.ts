@@ -1,4 +1,5 @@
 import type { Logger } from '../engine/actor.ts';
+import type { CredentialProbes } from '../execution/credential-probes.ts';
 import { createRequestLogger } from '../engine/log.ts';
 import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
@@ -62,6 +63,8 @@ export interface GatewayDeps {
   quotes: QuoteService;
   prediction: PredictionCatalog;
   killSwitch: KillSwitch;
+  /** The live venues' answers about stored keys (execution/credential-probes.ts). */
+  credentialProbes: CredentialProbes;
   /** The routers, one message per call (execution/router/client.ts). */
   execution: RouterClient;
   executionConfig: ExecutionConfig;
@@ -110,6 +113,7 @@ export class Gateway {
       tickets,
       sessions,
       killSwitch: deps.killSwitch,
+      credentialProbes: deps.credentialProbes,
       log: deps.log,
       version: deps.version,
       startedAtMs: Date.now(),

@@ -13,6 +13,7 @@ import type { RouterClient } from '../execution/router/client.ts';
 import type { DeploymentManager } from '../execution/deployments/manager.ts';
 import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
 import type { AlertBook } from '../execution/alerts/alert-book.ts';
+import type { CredentialProbes } from '../execution/credential-probes.ts';
 import type { AlertEvent } from '../execution/alerts/types.ts';
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
@@ -23,6 +24,8 @@ export interface GatewayContext {
   /** Open WebSocket and SSE sessions by credential: revoking a key ends them. */
   readonly sessions: Sessions;
   readonly killSwitch: KillSwitch;
+  /** What the live venues report about stored keys: the unsafe ones (able to withdraw). */
+  readonly credentialProbes: CredentialProbes;
   readonly log: Logger;
   readonly version: string;
   readonly startedAtMs: number;

@@ -200,6 +200,16 @@ function rowKey(clientId: string, mode: CredentialMode, venue: VenueId): RowKey 
 }
 
 /** The venues with stored credentials for the client in a mode, sorted; reads keys only (no key material). */
+/** Every client with a row for this venue in this mode (a full scan: start-up work, not per request). */
+export function clientsWithCredentials(db: Pick<Databases, 'credentials'>, venue: VenueId, mode: CredentialMode): string[] {
+  const out: string[] = [];
+  for (const key of db.credentials.getKeys()) {
+    const [client, rowMode, rowVenue] = key as RowKey;
+    if (rowMode === mode && rowVenue === venue) out.push(client);
+  }
+  return out;
+}
+
 export function storedVenues(db: Pick<Databases, 'credentials'>, clientId: string, mode: CredentialMode): VenueId[] {
   const out: VenueId[] = [];
   // Keys sort by (client, mode, venue), so this range is exactly this client's mode, in venue order.

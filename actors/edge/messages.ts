@@ -24,8 +24,12 @@ export type EdgeMessage =
   | { t: 'Reconcile'; child_id: string }
   /** Which of these children rest on the venue now (the listing's venue view). */
   | { t: 'OpenOrders'; child_ids: string[] }
-  /** The account's fee tier on this venue, after the venue's REST latency (`FeeTierInfo`). */
-  | { t: 'FeeTier' }
+  /**
+   * The account's fee tier on this venue, after the venue's REST latency (`FeeTierInfo`). A live
+   * edge asks the venue with `client_id`'s key (its rates and permissions); a simulated one
+   * answers the base schedule.
+   */
+  | { t: 'FeeTier'; client_id?: string }
   | { t: 'Funding'; symbol: string }
   | { t: 'FundingAll' }
   | { t: 'FundingHistory'; symbol: string; from_ns: number; to_ns: number }
@@ -121,6 +125,8 @@ export interface FeeTierInfo {
   tier: string;
   maker_bps: number;
   taker_bps: number;
+  /** a live venue's report that the key can withdraw (null or absent: not said) */
+  can_withdraw?: boolean | null;
 }
 
 /** The answer to `Place`: the crossing part as for `Execute`, and what rests. */

@@ -39,7 +39,12 @@ const StoreCredentialsReq = Type.Object(
 );
 
 const CredentialVenuesSchema = Type.Object(
-  { venues: Type.Array(Type.String(), { description: 'venues with stored credentials in the mode of the calling key, sorted' }) },
+  {
+    venues: Type.Array(Type.String(), { description: 'venues with stored credentials in the mode of the calling key, sorted' }),
+    unsafe: Type.Array(Type.String(), {
+      description: 'of those, the live venues that report the stored key can withdraw (probed in the background after each store and at start); grant read and trade only',
+    }),
+  },
   { $id: 'CredentialVenues' },
 );
 const CredentialsStoredSchema = Type.Object(
@@ -66,7 +71,7 @@ export function credentialRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Venue ids, sorted', schema: CredentialVenuesSchema } },
       handler: (req) => {
         const principal = principalOf(req);
-        return { status: 200, body: { venues: store.venues(principal.client_id, principal.mode) } };
+        return { status: 200, body: { venues: store.venues(principal.client_id, principal.mode), unsafe: ctx.credentialProbes.unsafe(principal.client_id, principal.mode) } };
       },
     },
     {

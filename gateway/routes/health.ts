@@ -31,6 +31,7 @@ const HealthSchema = Type.Object(
     }),
     kill_switch: KillSwitchSchema,
     ws_connections: Type.Integer({ minimum: 0 }),
+    unsafe_credentials: Type.Integer({ minimum: 0, description: 'stored live-venue keys the venue reports able to withdraw (GET /v1/credentials names them to their client)' }),
   },
   { $id: 'Health' },
 );
@@ -83,6 +84,7 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
             },
             kill_switch: ctx.killSwitch.state,
             ws_connections: ctx.wsConnections(),
+            unsafe_credentials: ctx.credentialProbes.unsafeCount(),
           },
         };
       },

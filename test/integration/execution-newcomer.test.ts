@@ -148,9 +148,9 @@ describe('execution: the newcomer flow (real service)', () => {
 
     // 1. Credentials for three venues listing BTC-USDT; each opens a funded simulated account.
     const none = await call(base, 'GET', '/v1/credentials', { token });
-    assert.deepEqual(none.body, { venues: [] });
+    assert.deepEqual(none.body, { venues: [], unsafe: [] });
     await storeCredentials(token, FUNDED);
-    assert.deepEqual((await call(base, 'GET', '/v1/credentials', { token })).body, { venues: [...FUNDED].sort() });
+    assert.deepEqual((await call(base, 'GET', '/v1/credentials', { token })).body, { venues: [...FUNDED].sort(), unsafe: [] });
     const seeded = await until('sim accounts opened', async () => {
       const p = await positions(token);
       return FUNDED.every((v) => qtyOf(p.positions, v, 'USDT') !== undefined && qtyOf(p.positions, v, 'BTC') !== undefined) ? p : undefined;

@@ -488,7 +488,7 @@ describe('execution: orders, fills, positions and risk endpoints (real service)'
     await waitTerminal(live, liveOrder.body.node_order_id);
 
     // Nothing in sandbox yet: no credentials, no book, no orders.
-    assert.deepEqual((await call(base, 'GET', '/v1/credentials', { token: sandbox })).body, { venues: [] });
+    assert.deepEqual((await call(base, 'GET', '/v1/credentials', { token: sandbox })).body, { venues: [], unsafe: [] });
     assert.deepEqual((await positions(sandbox)).positions, []);
     assert.equal((await list(sandbox)).total, 0);
     assertError(await call(base, 'GET', `/v1/orders/${liveOrder.body.node_order_id}`, { token: sandbox }), 404, 'NOT_FOUND');

@@ -94,6 +94,22 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
     assert.equal(positions.find((p) => p.instrument.symbol === 'BTC')?.qty_1e8, 1 * Q);
   });
 
+  it("a key the venue reports able to withdraw is flagged unsafe in the credential listing and /v1/health", async () => {
+    assert.deepEqual((await call(svc.base, 'GET', '/v1/credentials', { token })).body, { venues: ['binance'], unsafe: [] });
+    fake.account(KEY).canWithdraw = true;
+    const { live: other } = await clientWithKeys(svc, 'binance-withdrawer');
+    assert.equal((await call(svc.base, 'POST', '/v1/credentials/binance', { token: other, body: { api_key: KEY, api_secret: SECRET } })).status, 200);
+    await until('flagged unsafe', async () => {
+      const listed = await call<{ unsafe: string[] }>(svc.base, 'GET', '/v1/credentials', { token: other });
+      return listed.body.unsafe.includes('binance') ? true : undefined;
+    });
+    assert.equal((await call<{ unsafe_credentials: number }>(svc.base, 'GET', '/v1/health')).body.unsafe_credentials, 1);
+    assert.deepEqual((await call(svc.base, 'GET', '/v1/credentials', { token })).body, { venues: ['binance'], unsafe: [] }, 'probed before the permission changed');
+    assert.equal((await call(svc.base, 'DELETE', '/v1/credentials/binance', { token: other })).status, 200);
+    assert.equal((await call<{ unsafe_credentials: number }>(svc.base, 'GET', '/v1/health')).body.unsafe_credentials, 0);
+    fake.account(KEY).canWithdraw = false;
+  });
+
   it('routes a market order to the venue: signed, filled and booked with its trade ids and commissions', async () => {
     const placed = await order({ client_order_id: 'live-1', side: 'buy', qty_1e8: 15_000_000, order_type: 'market' });
     const done = await settled(placed.node_order_id);

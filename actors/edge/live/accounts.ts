@@ -1,5 +1,5 @@
 import type { VenueId } from '../../../domain/market.ts';
-import { CredentialStore } from '../../../storage/credentials.ts';
+import { clientsWithCredentials, CredentialStore } from '../../../storage/credentials.ts';
 import { CredentialCipher } from '../../../storage/crypto.ts';
 import { openDatabases, type Databases } from '../../../storage/database.ts';
 import type { VenueAccount } from './venue.ts';
@@ -34,11 +34,6 @@ export class LiveAccounts {
   /** Every client with live credentials on this venue (the kill switch cancels on each). */
   clients(): string[] {
     this.db.root.resetReadTxn();
-    const out: string[] = [];
-    for (const { key } of this.db.credentials.getRange()) {
-      const [client, mode, venue] = key as [string, string, string];
-      if (mode === 'live' && venue === this.venue) out.push(client);
-    }
-    return out;
+    return clientsWithCredentials(this.db, this.venue, 'live');
   }
 }

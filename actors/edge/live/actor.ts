@@ -133,8 +133,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       case 'Book':
         return this.snapshot(message.symbol, message.depth);
       case 'FeeTier':
-        // The account's own tier is probed per client when its credentials are stored; the edge answers the base schedule.
-        return { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps } satisfies FeeTierInfo;
+        return this.feeTier(message.client_id);
       case 'Execute':
       case 'Place': {
         if (message.sandbox) return this.sandboxLeg(message);
@@ -216,6 +215,20 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     // (orders of a crashed run, orders placed on the account by hand).
     const symbols = this.spec.listings.map((l) => l.symbol);
     void this.orders!.cancelEverything(symbols).then((n) => this.ctx!.log.warn({ edge: this.spec.edge_id, cancelled: n }, 'kill switch: open orders cancelled on the venue'));
+  }
+
+  /** The client's rates and permissions as the venue reports them to its key; the base schedule without one. */
+  private async feeTier(client_id: string | undefined): Promise<FeeTierInfo> {
+    const base: FeeTierInfo = { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps };
+    const account = client_id === undefined ? undefined : this.accounts!.account(client_id);
+    if (account === undefined) return base;
+    try {
+      const probe = await this.venue.probe(account);
+      return { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: probe.tier, maker_bps: probe.maker_bps, taker_bps: probe.taker_bps, can_withdraw: probe.can_withdraw };
+    } catch (err) {
+      this.ctx!.log.warn({ edge: this.spec.edge_id, client_id, err: (err as Error).message }, 'fee tier probe failed: base schedule');
+      return base;
+    }
   }
 
   /** Never rejects: a failed actor is restarted, and a venue refusing a key is an answer, not a fault. */

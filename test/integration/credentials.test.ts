@@ -103,9 +103,11 @@ describe('venue credentials (real service)', () => {
     assert.deepEqual(res.body, { venue, status: 'stored' });
   };
   const venues = async (token: string): Promise<string[]> => {
-    const res = await api<{ venues: string[] }>('GET', '/v1/credentials', token);
+    const res = await api<{ venues: string[]; unsafe: string[] }>('GET', '/v1/credentials', token);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body), ['venues']);
+    assert.deepEqual(Object.keys(res.body), ['venues', 'unsafe']);
+    // Simulated venues report no permissions: nothing is flagged (test/integration/live-binance.test.ts flags a live key).
+    assert.deepEqual(res.body.unsafe, []);
     return res.body.venues;
   };
   const creds = () => svc.service.storage.credentials;

@@ -1,7 +1,8 @@
 import type { VenueId } from '../../../../domain/market.ts';
 import { venueFee1e9, wallClockNs } from '../../../../domain/units.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
-import { L2Book } from '../l2-book.ts';
+import type { L2Book } from '../l2-book.ts';
+import { BookFeeds, type BookFeed, type FeedListing } from '../book-feeds.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { binanceSignedQuery } from '../signing.ts';
 import { VenueStream } from '../stream.ts';
@@ -33,7 +34,6 @@ const SNAPSHOT_LIMIT = 1000;
 /** Order requests time out here, inside the router's 2 s leg timeout: the router then reconciles. */
 const ORDER_TIMEOUT_MS = 1_500;
 const QUERY_TIMEOUT_MS = 3_000;
-const SNAPSHOT_BACKOFF_MAX_MS = 10_000;
 
 /** Limit rules as Binance publishes them (`exchangeInfo.rateLimits`): weight per minute (per IP), orders per 10 s (per account). */
 const WEIGHT = 0;
@@ -53,29 +53,6 @@ const COST = {
   depth: [50, 0],
 } as const;
 
-interface Listing {
-  symbol: string;
-  base: string;
-  quote: string;
-}
-
-/** One symbol's book and its sync state. */
-class SymbolFeed {
-  readonly book = new L2Book();
-  readonly changes: number[] = [];
-  readonly sync: DiffDepthSync;
-  fetching = false;
-  backoffMs = 0;
-  timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    readonly listing: Listing,
-    readonly venueSymbol: string,
-  ) {
-    this.sync = new DiffDepthSync(this.book, this.changes);
-  }
-}
-
 /**
  * Binance spot: public depth over the combined WebSocket stream (`/stream`, `SUBSCRIBE`
  * `<symbol>@depth@100ms`), kept exact by the diff-depth rules (`depth-sync.ts`); orders,
@@ -88,22 +65,24 @@ export class BinanceSpot implements LiveVenue {
   private readonly limits = new VenueLimits(LIMIT_RULES);
   private readonly rest: VenueRest;
   private readonly stream: VenueStream;
-  private readonly feeds = new Map<string, SymbolFeed>();
-  private readonly byVenueSymbol = new Map<string, SymbolFeed>();
-  private readonly listings: Map<string, Listing>;
+  private readonly feeds: BookFeeds<DiffDepthSync>;
+  private readonly listings: Map<string, FeedListing>;
   private readonly instruments = new Map<string, BinanceInstrument>();
   private sink: MarketSink | undefined;
-  private connected = false;
   private nextRequestId = 1;
-  private counters = { resyncs: 0, disconnects: 0, updates: 0 };
   private stopped = false;
 
   constructor(
     endpoints: VenueEndpoints,
-    listings: readonly Listing[],
+    listings: readonly FeedListing[],
     private readonly fees: { maker_bps: number; taker_bps: number },
   ) {
     this.listings = new Map(listings.map((l) => [l.symbol, l]));
+    this.feeds = new BookFeeds({
+      sink: () => this.sink,
+      makeSync: (book, changes) => new DiffDepthSync(book, changes),
+      resync: (feed) => this.fetchSnapshot(feed),
+    });
     this.rest = new VenueRest(endpoints.rest, this.limits, (headers, limits, now) => {
       const used = headers.get('x-mbx-used-weight-1m');
       if (used !== null) limits.observe(WEIGHT, Number(used), now);
@@ -111,7 +90,7 @@ export class BinanceSpot implements LiveVenue {
     this.stream = new VenueStream(`${endpoints.ws}/stream`, {
       onOpen: () => this.onOpen(),
       onMessage: (text) => this.onFrame(text),
-      onDown: (reason) => this.onDown(reason),
+      onDown: (reason) => this.feeds.down(reason),
     });
   }
 
@@ -125,19 +104,17 @@ export class BinanceSpot implements LiveVenue {
   stop(): void {
     this.stopped = true;
     this.stream.stop();
-    for (const feed of this.feeds.values()) if (feed.timer !== undefined) clearTimeout(feed.timer);
+    this.feeds.stop();
   }
 
   subscribe(symbol: string): boolean {
     const listing = this.listings.get(symbol);
     if (listing === undefined || !this.trades(venueSymbolOf(symbol))) return false;
-    if (this.feeds.has(symbol)) return true;
-    const feed = new SymbolFeed(listing, venueSymbolOf(symbol));
-    this.feeds.set(symbol, feed);
-    this.byVenueSymbol.set(feed.venueSymbol, feed);
-    if (this.connected) {
+    if (this.feeds.get(symbol) !== undefined) return true;
+    const feed = this.feeds.add(listing, venueSymbolOf(symbol));
+    if (this.feeds.connected) {
       this.stream.send(this.subscribeFrame([feed]));
-      this.fetchSnapshot(feed);
+      this.feeds.resync(feed);
     }
     return true;
   }
@@ -148,46 +125,31 @@ export class BinanceSpot implements LiveVenue {
     return this.instruments.get(venueSymbol)?.trading === true;
   }
 
-  private unsubscribe(feed: SymbolFeed): void {
-    if (feed.timer !== undefined) clearTimeout(feed.timer);
-    this.feeds.delete(feed.listing.symbol);
-    this.byVenueSymbol.delete(feed.venueSymbol);
-    if (feed.sync.synced) this.sink?.onBookBroken(feed.listing.symbol, 'not traded on the venue');
-    if (this.connected) this.stream.send(JSON.stringify({ method: 'UNSUBSCRIBE', params: [`${feed.venueSymbol.toLowerCase()}@depth@100ms`], id: this.nextRequestId++ }));
+  private unsubscribe(feed: BookFeed<DiffDepthSync>): void {
+    this.feeds.remove(feed, 'not traded on the venue');
+    if (this.feeds.connected) this.stream.send(JSON.stringify({ method: 'UNSUBSCRIBE', params: [`${feed.venueSymbol.toLowerCase()}@depth@100ms`], id: this.nextRequestId++ }));
   }
 
   book(symbol: string): L2Book | undefined {
-    const feed = this.feeds.get(symbol);
-    return feed?.sync.synced === true ? feed.book : undefined;
+    return this.feeds.whole(symbol);
   }
 
   stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number } {
-    return { connected: this.connected, subscribed: this.feeds.size, ...this.counters };
+    return { connected: this.feeds.connected, subscribed: this.feeds.size, ...this.feeds.counters };
   }
 
   // --- market data --------------------------------------------------------------------------
 
   private onOpen(): void {
-    this.connected = true;
-    const feeds = [...this.feeds.values()];
+    this.feeds.connected = true;
+    const feeds = this.feeds.all();
     if (feeds.length === 0) return;
     this.stream.send(this.subscribeFrame(feeds));
-    for (const feed of feeds) this.fetchSnapshot(feed);
+    for (const feed of feeds) this.feeds.resync(feed);
   }
 
-  private subscribeFrame(feeds: readonly SymbolFeed[]): string {
+  private subscribeFrame(feeds: readonly BookFeed<DiffDepthSync>[]): string {
     return JSON.stringify({ method: 'SUBSCRIBE', params: feeds.map((f) => `${f.venueSymbol.toLowerCase()}@depth@100ms`), id: this.nextRequestId++ });
-  }
-
-  private onDown(reason: string): void {
-    if (this.connected) this.counters.disconnects++;
-    this.connected = false;
-    for (const feed of this.feeds.values()) {
-      const wasWhole = feed.sync.synced;
-      feed.sync.reset();
-      feed.changes.length = 0;
-      if (wasWhole) this.sink?.onBookBroken(feed.listing.symbol, `stream ${reason}`);
-    }
   }
 
   private onFrame(text: string): void {
@@ -201,67 +163,19 @@ export class BinanceSpot implements LiveVenue {
     if (data === undefined) return; // a SUBSCRIBE answer, or another stream's frame
     const decoded = decodeDepthUpdate(data);
     if (decoded === undefined) return;
-    const feed = this.byVenueSymbol.get(decoded.venueSymbol);
+    const feed = this.feeds.ofVenueSymbol(decoded.venueSymbol);
     if (feed === undefined) return;
-    this.counters.updates++;
-    const outcome = feed.sync.onEvent(decoded.event);
-    this.after(feed, outcome, decoded.event.ts_ms * 1_000_000);
+    this.feeds.counters.updates++;
+    this.feeds.settle(feed, feed.sync.onEvent(decoded.event), decoded.event.ts_ms * 1_000_000);
   }
 
-  private after(feed: SymbolFeed, outcome: ReturnType<DiffDepthSync['onEvent']>, ts_ns: number): void {
-    const sink = this.sink;
-    switch (outcome) {
-      case 'applied':
-        if (feed.changes.length > 0) sink?.onBookChanges(feed.listing.symbol, feed.changes, ts_ns);
-        feed.changes.length = 0;
-        return;
-      case 'synced':
-        feed.backoffMs = 0;
-        feed.changes.length = 0;
-        sink?.onBookWhole(feed.listing.symbol, feed.book, ts_ns);
-        return;
-      case 'gap':
-      case 'stale':
-        this.counters.resyncs++;
-        feed.changes.length = 0;
-        if (outcome === 'gap') sink?.onBookBroken(feed.listing.symbol, 'depth stream gap: resyncing');
-        this.fetchSnapshot(feed);
-        return;
-      case 'buffered':
-        return;
-    }
-  }
-
-  private fetchSnapshot(feed: SymbolFeed): void {
-    if (feed.fetching || feed.timer !== undefined || this.stopped || this.feeds.get(feed.listing.symbol) !== feed) return;
-    const delay = feed.backoffMs;
-    feed.backoffMs = Math.min(SNAPSHOT_BACKOFF_MAX_MS, Math.max(250, feed.backoffMs * 2));
-    const run = () => {
-      feed.timer = undefined;
-      feed.fetching = true;
-      this.rest
-        .send({ method: 'GET', path: `/api/v3/depth?symbol=${feed.venueSymbol}&limit=${SNAPSHOT_LIMIT}`, cost: COST.depth, timeoutMs: QUERY_TIMEOUT_MS })
-        .then(
-          (answer) => {
-            feed.fetching = false;
-            const snapshot = answer.status === 200 ? decodeDepthSnapshot(answer.body) : undefined;
-            if (snapshot === undefined || !this.connected) {
-              if (this.connected) this.fetchSnapshot(feed);
-              return;
-            }
-            this.after(feed, feed.sync.onSnapshot(snapshot.lastUpdateId, snapshot.bids, snapshot.asks), wallClockNs());
-          },
-          () => {
-            feed.fetching = false;
-            if (this.connected) this.fetchSnapshot(feed);
-          },
-        );
-    };
-    if (delay === 0) run();
-    else {
-      feed.timer = setTimeout(run, delay);
-      feed.timer.unref();
-    }
+  /** A REST snapshot into the feed's sync; rejects (retried with backoff) when none could be read. */
+  private async fetchSnapshot(feed: BookFeed<DiffDepthSync>): Promise<void> {
+    const answer = await this.rest.send({ method: 'GET', path: `/api/v3/depth?symbol=${feed.venueSymbol}&limit=${SNAPSHOT_LIMIT}`, cost: COST.depth, timeoutMs: QUERY_TIMEOUT_MS });
+    const snapshot = answer.status === 200 ? decodeDepthSnapshot(answer.body) : undefined;
+    if (snapshot === undefined) throw new Error(`depth snapshot ${answer.status}`);
+    if (!this.feeds.connected) return;
+    this.feeds.settle(feed, feed.sync.onSnapshot(snapshot.lastUpdateId, snapshot.bids, snapshot.asks), wallClockNs());
   }
 
   private async loadInstruments(attempt: number): Promise<void> {
@@ -271,7 +185,7 @@ export class BinanceSpot implements LiveVenue {
       for (const i of decodeExchangeInfo(answer.body)) this.instruments.set(i.venueSymbol, i);
       // Listings of our catalog the venue does not trade (delisted, halted) are dropped: a book
       // that can never be whole must not hold the edge's status down.
-      for (const feed of [...this.feeds.values()]) if (!this.trades(feed.venueSymbol)) this.unsubscribe(feed);
+      for (const feed of this.feeds.all()) if (!this.trades(feed.venueSymbol)) this.unsubscribe(feed);
     } catch {
       if (this.stopped) return;
       const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));

@@ -7,6 +7,9 @@
  *   binance:   the same level changes as Binance `depthUpdate` frames on the combined stream
  *              (one per 100 ms, decimal strings): JSON.parse, decode to integers exactly
  *              (decimal.ts), diff-depth sequence check and apply to the L2 book (depth-sync.ts)
+ *   okx:       the same changes as OKX `books` updates (seqId/prevSeqId, and the CRC32 checksum
+ *              of the top 25 levels over the venue's text, which OKX stopped sending in June
+ *              2026 but which the sync still checks when present: the worst case is measured)
  *
  * The frames are recorded from the simulated venue first, so both sides carry the same levels.
  * Reported: frames/s and levels/s on each side, and their ratio (live decode over simulation).
@@ -20,6 +23,9 @@ import { formatScaled } from '../actors/edge/live/decimal.ts';
 import { L2Book } from '../actors/edge/live/l2-book.ts';
 import { DiffDepthSync } from '../actors/edge/live/binance/depth-sync.ts';
 import { decodeDepthUpdate } from '../actors/edge/live/binance/codec.ts';
+import { OkxBookSync } from '../actors/edge/live/okx/book-sync.ts';
+import { decodeBookFrame } from '../actors/edge/live/okx/codec.ts';
+import { crc32 } from 'node:zlib';
 import { runIfMain, type BenchResult } from './lib/results.ts';
 
 const SYMBOL = 'BTC-USDT';
@@ -41,6 +47,23 @@ export async function run(): Promise<BenchResult> {
   const snapshot = recorded.snapshot(SYMBOL, 1_000, T0 + 6_000 * NS_PER_MS)!;
   pending.length = 0;
   const frames: string[] = [];
+  const okxFrames: string[] = [];
+  // The OKX side's own view of the book, to write each frame's checksum as the venue would.
+  const okxBook = { bids: new Map<number, [string, string]>(), asks: new Map<number, [string, string]>() };
+  const okxText = (price: number, qty: number): [string, string] => [formatScaled(price, 9), formatScaled(qty, 8)];
+  for (const l of snapshot.bids) okxBook.bids.set(l.price_1e9, okxText(l.price_1e9, l.qty_1e8));
+  for (const l of snapshot.asks) okxBook.asks.set(l.price_1e9, okxText(l.price_1e9, l.qty_1e8));
+  const okxChecksum = () => {
+    const bids = [...okxBook.bids].sort((a, b) => b[0] - a[0]).slice(0, 25);
+    const asks = [...okxBook.asks].sort((a, b) => a[0] - b[0]).slice(0, 25);
+    const parts: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      if (bids[i] !== undefined) parts.push(...bids[i]![1]);
+      if (asks[i] !== undefined) parts.push(...asks[i]![1]);
+    }
+    return crc32(parts.join(':')) | 0;
+  };
+  let seq = 500;
   let levels = 0;
   let id = 1_000_000;
   let now = T0 + 6_000 * NS_PER_MS;
@@ -48,12 +71,21 @@ export async function run(): Promise<BenchResult> {
     for (let s = 0; s < FRAME_MS / 10; s++) recorded.advance((now += 10 * NS_PER_MS));
     const b: [string, string][] = [];
     const a: [string, string][] = [];
-    for (let i = 0; i < pending.length; i += 3) (pending[i] === Side.BID ? b : a).push([formatScaled(pending[i + 1]!, 9), formatScaled(pending[i + 2]!, 8)]);
+    for (let i = 0; i < pending.length; i += 3) {
+      const text = okxText(pending[i + 1]!, pending[i + 2]!);
+      (pending[i] === Side.BID ? b : a).push(text);
+      const side = pending[i] === Side.BID ? okxBook.bids : okxBook.asks;
+      if (pending[i + 2] === 0) side.delete(pending[i + 1]!);
+      else side.set(pending[i + 1]!, text);
+    }
     levels += pending.length / 3;
     pending.length = 0;
     const first = id + 1;
     id += Math.max(1, b.length + a.length);
     frames.push(JSON.stringify({ stream: 'btcusdt@depth@100ms', data: { e: 'depthUpdate', E: Math.floor(now / NS_PER_MS), s: 'BTCUSDT', U: first, u: id, b, a } }));
+    const level = (l: [string, string]) => [l[0], l[1], '0', '1'];
+    okxFrames.push(JSON.stringify({ arg: { channel: 'books', instId: 'BTC-USDT' }, action: 'update', data: [{ asks: a.map(level), bids: b.map(level), ts: String(Math.floor(now / NS_PER_MS)), checksum: okxChecksum(), prevSeqId: seq, seqId: seq + 1 }] }));
+    seq++;
   }
   const levelsPerFrame = levels / FRAMES;
 
@@ -86,6 +118,15 @@ export async function run(): Promise<BenchResult> {
   let liveLevels = 0;
   let gaps = 0;
 
+  // 4. OKX: its snapshot push, then the recorded updates through its sync (sequence and checksum).
+  const okxLevel = (l: { price_1e9: number; qty_1e8: number }) => [...okxText(l.price_1e9, l.qty_1e8), '0', '1'];
+  const okxSnapshotFrame = decodeBookFrame(JSON.parse(JSON.stringify({ arg: { channel: 'books', instId: 'BTC-USDT' }, action: 'snapshot', data: [{ asks: snapshot.asks.map(okxLevel), bids: snapshot.bids.map(okxLevel), ts: '0', checksum: 0, prevSeqId: -1, seqId: 500 }] })))!;
+  const okxChanges: number[] = [];
+  const okxSync = new OkxBookSync(new L2Book(), okxChanges);
+  okxSync.onPush('snapshot', okxSnapshotFrame.data[0]!);
+  let okxNext = 0;
+  let okxGaps = 0;
+
   const bench = new Bench({ time: TIME_MS, warmupTime: 300 });
   bench
     .add('simulated edge: advance 100 ms', () => {
@@ -108,11 +149,22 @@ export async function run(): Promise<BenchResult> {
       if (sync.onEvent(decoded.event) === 'gap') gaps++;
       liveLevels += changes.length / 3;
       changes.length = 0;
+    })
+    .add('okx: parse + decode + sequence + checksum + apply one frame', () => {
+      if (okxNext === FRAMES) {
+        okxNext = 0;
+        okxSync.reset();
+        okxSync.onPush('snapshot', okxSnapshotFrame.data[0]!);
+      }
+      const frame = decodeBookFrame(JSON.parse(okxFrames[okxNext++]!))!;
+      if (okxSync.onPush(frame.action, frame.data[0]!) === 'gap') okxGaps++;
+      okxChanges.length = 0;
     });
   await bench.run();
   const mean = (name: string) => (bench.getTask(name)!.result as { latency: { mean: number } }).latency.mean; // ms
   const simMs = mean('simulated edge: advance 100 ms');
   const liveMs = mean('binance: parse + decode + sync + apply one frame');
+  const okxMs = mean('okx: parse + decode + sequence + checksum + apply one frame');
   const simLevelsPerFrame = simLevels / Math.max(1, simFrames);
   const metrics: BenchResult['metrics'] = {
     recorded_levels_per_frame: Number(levelsPerFrame.toFixed(1)),
@@ -123,6 +175,10 @@ export async function run(): Promise<BenchResult> {
     binance_us_per_frame: Number((liveMs * 1000).toFixed(2)),
     binance_levels_applied: liveLevels,
     binance_gaps: gaps,
+    okx_frames_per_s: Math.round(1000 / okxMs),
+    okx_levels_per_s: Math.round((levelsPerFrame * 1000) / okxMs),
+    okx_us_per_frame: Number((okxMs * 1000).toFixed(2)),
+    okx_gaps: okxGaps,
   };
   return {
     name: 'depth-decode',
@@ -131,6 +187,7 @@ export async function run(): Promise<BenchResult> {
     metrics,
     ratios: {
       binance_over_simulated_levels_per_s: Number(((levelsPerFrame / liveMs) / (simLevelsPerFrame / simMs)).toFixed(2)),
+      okx_over_simulated_levels_per_s: Number(((levelsPerFrame / okxMs) / (simLevelsPerFrame / simMs)).toFixed(2)),
     },
     targets: {},
   };

@@ -217,8 +217,21 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     void this.orders!.cancelEverything(symbols).then((n) => this.ctx!.log.warn({ edge: this.spec.edge_id, cancelled: n }, 'kill switch: open orders cancelled on the venue'));
   }
 
+  /** Probes in flight by client: the gateway's credentials probe and the router's fee tiers ask together after a store. */
+  private readonly probing = new Map<string, Promise<FeeTierInfo>>();
+
+  private feeTier(client_id: string | undefined): Promise<FeeTierInfo> {
+    const key = client_id ?? '';
+    let running = this.probing.get(key);
+    if (running === undefined) {
+      running = this.probeTier(client_id).finally(() => this.probing.delete(key));
+      this.probing.set(key, running);
+    }
+    return running;
+  }
+
   /** The client's rates and permissions as the venue reports them to its key; the base schedule without one. */
-  private async feeTier(client_id: string | undefined): Promise<FeeTierInfo> {
+  private async probeTier(client_id: string | undefined): Promise<FeeTierInfo> {
     const base: FeeTierInfo = { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps };
     const account = client_id === undefined ? undefined : this.accounts!.account(client_id);
     if (account === undefined) return base;

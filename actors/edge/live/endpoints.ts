@@ -11,12 +11,19 @@ export interface VenueEndpoints {
   rest: string;
   /** WebSocket base (the adapter appends its stream path) */
   ws: string;
+  /** headers every REST request carries (OKX's demo trading: `x-simulated-trading: 1`) */
+  headers?: Record<string, string>;
 }
 
 export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoints; testnet?: VenueEndpoints }>> = {
   binance: {
     production: { rest: 'https://api.binance.com', ws: 'wss://stream.binance.com:9443' },
     testnet: { rest: 'https://testnet.binance.vision', ws: 'wss://stream.testnet.binance.vision' },
+  },
+  okx: {
+    production: { rest: 'https://www.okx.com', ws: 'wss://ws.okx.com:8443' },
+    // OKX's demo trading: the same REST host with a header, its own WebSocket host.
+    testnet: { rest: 'https://www.okx.com', ws: 'wss://wspap.okx.com:8443', headers: { 'x-simulated-trading': '1' } },
   },
 };
 
@@ -46,7 +53,7 @@ export function liveVenuesFromEnv(env: NodeJS.ProcessEnv): { venue: VenueId; end
     };
     return {
       venue: venue as VenueId,
-      endpoints: { rest: url(`${upper}_REST_URL`, base.rest, ['https:', 'http:']), ws: url(`${upper}_WS_URL`, base.ws, ['wss:', 'ws:']) },
+      endpoints: { rest: url(`${upper}_REST_URL`, base.rest, ['https:', 'http:']), ws: url(`${upper}_WS_URL`, base.ws, ['wss:', 'ws:']), ...(base.headers === undefined ? {} : { headers: base.headers }) },
     };
   });
 }

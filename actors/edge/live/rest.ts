@@ -43,6 +43,8 @@ export class VenueRest {
     private readonly limits: VenueLimits,
     /** reads the venue's own usage headers after each answer */
     private readonly observe: (headers: Headers, limits: VenueLimits, nowMs: number) => void = () => {},
+    /** headers every request carries (a venue's demo-trading flag) */
+    private readonly headers: Record<string, string> = {},
   ) {}
 
   async send(req: RestRequest): Promise<RestAnswer> {
@@ -53,7 +55,7 @@ export class VenueRest {
     try {
       response = await fetch(this.baseUrl + req.path, {
         method: req.method,
-        headers: req.headers,
+        headers: { ...this.headers, ...req.headers },
         body: req.body,
         signal: AbortSignal.timeout(req.timeoutMs),
       });

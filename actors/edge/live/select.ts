@@ -4,15 +4,19 @@ import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
 import { BinanceSpot } from './binance/adapter.ts';
+import { OkxSpot } from './okx/adapter.ts';
 import type { VenueEndpoints } from './endpoints.ts';
 import type { LiveVenue } from './venue.ts';
 
 /** The live adapter of an edge, or undefined when none is built for it (its venue's other instrument type). */
 function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | undefined {
   const listings = spec.listings.map((l) => ({ symbol: l.symbol, base: l.base, quote: l.quote }));
+  const fees = { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps };
   switch (spec.venue) {
     case 'binance':
-      return spec.instrument_type === 'spot' ? new BinanceSpot(endpoints, listings, { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps }) : undefined;
+      return spec.instrument_type === 'spot' ? new BinanceSpot(endpoints, listings, fees) : undefined;
+    case 'okx':
+      return spec.instrument_type === 'spot' ? new OkxSpot(endpoints, listings, fees) : undefined;
     default:
       return undefined;
   }

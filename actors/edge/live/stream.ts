@@ -28,10 +28,14 @@ export class VenueStream {
   private watchdog: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
 
+  private keepalive: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly url: string,
     private readonly handlers: StreamHandlers,
     private readonly staleMs = 30_000,
+    /** a text ping the venue wants when the socket is quiet (OKX: `ping` within 30 s) */
+    private readonly ping?: { text: string; everyMs: number },
   ) {}
 
   start(): void {
@@ -41,11 +45,19 @@ export class VenueStream {
       if (this.socket?.readyState === WebSocket.OPEN && Date.now() - this.lastFrameAt > this.staleMs) this.drop('stale: no frame');
     }, Math.min(1_000, this.staleMs));
     this.watchdog.unref();
+    if (this.ping !== undefined) {
+      const ping = this.ping;
+      this.keepalive = setInterval(() => {
+        if (Date.now() - this.lastFrameAt >= ping.everyMs) this.send(ping.text);
+      }, ping.everyMs);
+      this.keepalive.unref();
+    }
   }
 
   stop(): void {
     this.stopped = true;
     if (this.watchdog !== undefined) clearInterval(this.watchdog);
+    if (this.keepalive !== undefined) clearInterval(this.keepalive);
     if (this.retry !== undefined) clearTimeout(this.retry);
     this.socket?.terminate();
     this.socket = undefined;

@@ -1,0 +1,320 @@
+import type { VenueId } from '../../../../domain/market.ts';
+import { venueFee1e9 } from '../../../../domain/units.ts';
+import { BookFeeds, type FeedListing } from '../book-feeds.ts';
+import type { VenueEndpoints } from '../endpoints.ts';
+import type { L2Book } from '../l2-book.ts';
+import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
+import { okxSignature } from '../signing.ts';
+import { VenueStream } from '../stream.ts';
+import { VenueLimits } from '../venue-limits.ts';
+import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import type { FeeContext } from '../binance/codec.ts';
+import { OkxBookSync } from './book-sync.ts';
+import { booksSubscription, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
+
+const QUERY_TIMEOUT_MS = 3_000;
+/** Order placement times out inside the router's 2 s leg timeout; the router then reconciles. */
+const ORDER_TIMEOUT_MS = 1_200;
+/** OKX rejects a request whose timestamp is more than 30 s off: a lookup finding nothing after that is final. */
+const ACCEPT_WINDOW_MS = 30_000;
+/** How often, and how many times, an IOC's state is read until the matching engine is done with it. */
+const SETTLE_POLL_MS = 20;
+const SETTLE_POLLS = 10;
+
+/**
+ * OKX's limits are per endpoint, per 2 s: placing and cancelling 60, order and fills reads 60,
+ * `/account/balance` 10, `/account/config` and `/account/trade-fee` 5 each, instruments 20.
+ */
+const LIMIT_RULES = [
+  { name: 'TRADE', limit: 60, window_ms: 2_000 },
+  { name: 'QUERY', limit: 60, window_ms: 2_000 },
+  { name: 'BALANCE', limit: 10, window_ms: 2_000 },
+  { name: 'CONFIG', limit: 5, window_ms: 2_000 },
+  { name: 'TRADE_FEE', limit: 5, window_ms: 2_000 },
+  { name: 'PUBLIC', limit: 20, window_ms: 2_000 },
+];
+const COST = { trade: [1], query: [0, 1], balance: [0, 0, 1], config: [0, 0, 0, 1], tradeFee: [0, 0, 0, 0, 1], public: [0, 0, 0, 0, 0, 1] } as const;
+
+/**
+ * OKX v5 spot: the public `books` channel on `/ws/v5/public` (a snapshot, then updates checked
+ * by `prevSeqId`/`seqId` and, when non-zero, the CRC32 checksum; `okx/book-sync.ts`); orders over
+ * signed REST (`OK-ACCESS-*` headers, `okxSignature`) with our child id as `clOrdId`
+ * (`okxClientOrderId`). A place answer carries no fills: the order's state and fills are read
+ * after it. docs/venues/okx.md.
+ */
+export class OkxSpot implements LiveVenue {
+  readonly venue: VenueId = 'okx';
+  readonly acceptWindowMs = ACCEPT_WINDOW_MS;
+  private readonly limits = new VenueLimits(LIMIT_RULES);
+  private readonly rest: VenueRest;
+  private readonly stream: VenueStream;
+  private readonly feeds: BookFeeds<OkxBookSync>;
+  private readonly listings: Map<string, FeedListing>;
+  private readonly instruments = new Map<string, OkxInstrument>();
+  private sink: MarketSink | undefined;
+  private stopped = false;
+
+  constructor(
+    endpoints: VenueEndpoints,
+    listings: readonly FeedListing[],
+    private readonly fees: { maker_bps: number; taker_bps: number },
+  ) {
+    this.listings = new Map(listings.map((l) => [l.symbol, l]));
+    this.feeds = new BookFeeds({
+      sink: () => this.sink,
+      makeSync: (book, changes) => new OkxBookSync(book, changes),
+      // A resync is a fresh subscription: OKX answers it with a snapshot on the stream.
+      resync: async (feed) => {
+        if (!this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol])) || !this.stream.send(booksSubscription('subscribe', [feed.venueSymbol]))) throw new Error('stream closed');
+      },
+    });
+    this.rest = new VenueRest(endpoints.rest, this.limits, undefined, endpoints.headers);
+    this.stream = new VenueStream(
+      `${endpoints.ws}/ws/v5/public`,
+      { onOpen: () => this.onOpen(), onMessage: (text) => this.onFrame(text), onDown: (reason) => this.feeds.down(reason) },
+      30_000,
+      { text: 'ping', everyMs: 20_000 },
+    );
+  }
+
+  start(sink: MarketSink): void {
+    this.sink = sink;
+    this.stopped = false;
+    void this.loadInstruments(0);
+    this.stream.start();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stream.stop();
+    this.feeds.stop();
+  }
+
+  subscribe(symbol: string): boolean {
+    const listing = this.listings.get(symbol);
+    if (listing === undefined || !this.trades(instIdOf(symbol))) return false;
+    if (this.feeds.get(symbol) !== undefined) return true;
+    this.feeds.add(listing, instIdOf(symbol));
+    if (this.feeds.connected) this.stream.send(booksSubscription('subscribe', [instIdOf(symbol)]));
+    return true;
+  }
+
+  book(symbol: string): L2Book | undefined {
+    return this.feeds.whole(symbol);
+  }
+
+  stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number } {
+    return { connected: this.feeds.connected, subscribed: this.feeds.size, ...this.feeds.counters };
+  }
+
+  private onOpen(): void {
+    this.feeds.connected = true;
+    const feeds = this.feeds.all();
+    if (feeds.length > 0) this.stream.send(booksSubscription('subscribe', feeds.map((f) => f.venueSymbol)));
+  }
+
+  private onFrame(text: string): void {
+    if (text === 'pong') return;
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const decoded = decodeBookFrame(frame);
+    if (decoded === undefined) return; // subscribe/unsubscribe answers, errors, other channels
+    const feed = this.feeds.ofVenueSymbol(decoded.instId);
+    if (feed === undefined) return;
+    for (const data of decoded.data) {
+      this.feeds.counters.updates++;
+      this.feeds.settle(feed, feed.sync.onPush(decoded.action, data), data.ts_ms * 1_000_000);
+      if (!feed.sync.synced && decoded.action === 'update') break;
+    }
+  }
+
+  private trades(instId: string): boolean {
+    if (this.instruments.size === 0) return true;
+    return this.instruments.get(instId)?.trading === true;
+  }
+
+  private async loadInstruments(attempt: number): Promise<void> {
+    try {
+      const answer = await this.rest.send({ method: 'GET', path: '/api/v5/public/instruments?instType=SPOT', cost: COST.public, timeoutMs: QUERY_TIMEOUT_MS });
+      const instruments = decodeInstruments(answer.body);
+      if (instruments.length === 0) throw new Error(`instruments ${answer.status}`);
+      for (const i of instruments) this.instruments.set(i.instId, i);
+      for (const feed of this.feeds.all()) {
+        if (this.trades(feed.venueSymbol)) continue;
+        this.feeds.remove(feed, 'not traded on the venue');
+        this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol]));
+      }
+    } catch {
+      if (this.stopped) return;
+      const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));
+      t.unref();
+    }
+  }
+
+  // --- orders -------------------------------------------------------------------------------
+
+  async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
+    const instId = instIdOf(leg.symbol);
+    const instrument = this.instruments.get(instId);
+    const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
+    if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) return refused(`below OKX's minimum size for ${instId}`);
+    const body = orderBody(instId, leg.child_id, leg.side, qty, leg.limit_price_1e9, leg.time_in_force);
+    if (body === undefined) return refused(`child id ${leg.child_id} has no OKX clOrdId`);
+    let answer: RestAnswer;
+    try {
+      answer = await this.signed(account, 'POST', '/api/v5/trade/order', body, COST.trade, ORDER_TIMEOUT_MS, false);
+    } catch (err) {
+      // Refused as a whole (a bad signature, a rate limit): nothing reached the book.
+      if (err instanceof VenueRejection) return refused(err.reason);
+      throw err;
+    }
+    const ack = decodeOrderAck(answer.body);
+    if (ack === undefined) throw new RestFailure('unreadable order answer', 'timeout');
+    if (!ack.ok) return refused(ack.reason);
+    // The place answer carries no fills: read the order until the engine is done with an IOC.
+    const found = await this.settled(account, instId, okxClientOrderId(leg.child_id)!, leg.symbol, leg.time_in_force === 'ioc');
+    if (!found.found) throw new RestFailure('order placed but not found', 'timeout');
+    return found.report;
+  }
+
+  async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
+    const clOrdId = okxClientOrderId(child_id);
+    if (clOrdId === undefined) return { found: false };
+    return this.settled(account, instIdOf(symbol), clOrdId, symbol, false);
+  }
+
+  async cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
+    const instId = instIdOf(symbol);
+    const clOrdId = okxClientOrderId(child_id);
+    if (clOrdId === undefined) return { found: false, cancelled_qty_1e8: 0 };
+    const before = await this.order(account, instId, clOrdId);
+    if (before === undefined || before.resting_qty_1e8 === 0) return { found: false, cancelled_qty_1e8: 0 };
+    const answer = await this.signed(account, 'POST', '/api/v5/trade/cancel-order', JSON.stringify({ instId, clOrdId }), COST.trade, QUERY_TIMEOUT_MS, false);
+    const ack = decodeOrderAck(answer.body);
+    if (ack === undefined) throw new RestFailure('unreadable cancel answer', 'timeout');
+    if (!ack.ok) {
+      if (ack.unknownOrder) return { found: false, cancelled_qty_1e8: 0 };
+      throw new VenueRejection(ack.reason);
+    }
+    const after = await this.order(account, instId, clOrdId);
+    const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
+    const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
+    return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+  }
+
+  async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {
+    const wanted = new Set(symbols.map(instIdOf));
+    const pending = await this.signed(account, 'GET', '/api/v5/trade/orders-pending?instType=SPOT', '', COST.query, QUERY_TIMEOUT_MS, true);
+    const rows = ((pending.body as { data?: unknown }).data ?? []) as Record<string, unknown>[];
+    const open = rows.filter((r) => typeof r['instId'] === 'string' && wanted.has(r['instId']) && typeof r['ordId'] === 'string').map((r) => ({ instId: r['instId'] as string, ordId: r['ordId'] as string }));
+    let cancelled = 0;
+    // At most 20 orders per batch request.
+    for (let i = 0; i < open.length; i += 20) {
+      const answer = await this.signed(account, 'POST', '/api/v5/trade/cancel-batch-orders', JSON.stringify(open.slice(i, i + 20)), COST.trade, QUERY_TIMEOUT_MS, false);
+      const done = ((answer.body as { data?: unknown }).data ?? []) as Record<string, unknown>[];
+      cancelled += done.filter((r) => r['sCode'] === '0').length;
+    }
+    return cancelled;
+  }
+
+  async balances(account: VenueAccount): Promise<AssetBalance[]> {
+    const answer = await this.signed(account, 'GET', '/api/v5/account/balance', '', COST.balance, QUERY_TIMEOUT_MS, true);
+    const balances = decodeBalances(answer.body);
+    if (balances === undefined) throw new RestFailure('unreadable balance answer', 'network');
+    return balances;
+  }
+
+  async probe(account: VenueAccount): Promise<AccountProbe> {
+    const config = await this.signed(account, 'GET', '/api/v5/account/config', '', COST.config, QUERY_TIMEOUT_MS, true);
+    const perm = String(((config.body as { data?: Record<string, unknown>[] }).data ?? [])[0]?.['perm'] ?? '');
+    const fee = await this.signed(account, 'GET', '/api/v5/account/trade-fee?instType=SPOT', '', COST.tradeFee, QUERY_TIMEOUT_MS, true);
+    const row = ((fee.body as { data?: Record<string, unknown>[] }).data ?? [])[0] ?? {};
+    // OKX writes a charged rate as a negative fraction ("-0.001"): bps, charged positive.
+    const bps = (v: unknown, fallback: number) => (typeof v === 'string' && v !== '' ? -Number(v) * 10_000 : fallback);
+    return {
+      tier: typeof row['level'] === 'string' ? row['level'] : 'unknown',
+      maker_bps: bps(row['maker'], this.fees.maker_bps),
+      taker_bps: bps(row['taker'], this.fees.taker_bps),
+      can_trade: perm.split(',').includes('trade'),
+      can_withdraw: perm === '' ? null : perm.split(',').includes('withdraw'),
+    };
+  }
+
+  /** The order and its fills, read again while an IOC is still in the matching engine or its fills lag its state. */
+  private async settled(account: VenueAccount, instId: string, clOrdId: string, symbol: string, ioc: boolean): Promise<OrderLookup> {
+    for (let poll = 0; ; poll++) {
+      const order = await this.order(account, instId, clOrdId);
+      if (order === undefined) return { found: false };
+      const working = order.state === 'live' || order.state === 'partially_filled';
+      let fills: LegReport['fills'] = [];
+      if (order.filled_qty_1e8 > 0) {
+        const answer = await this.signed(account, 'GET', `/api/v5/trade/fills?instType=SPOT&instId=${instId}&ordId=${order.ordId}`, '', COST.query, QUERY_TIMEOUT_MS, true);
+        fills = decodeFills(answer.body, this.feeContext(symbol)) ?? [];
+      }
+      const complete = fills.reduce((sum, f) => sum + f.qty_1e8, 0) === order.filled_qty_1e8;
+      if ((complete && !(ioc && working)) || poll >= SETTLE_POLLS) {
+        if (!complete) throw new RestFailure(`fills of ${clOrdId} incomplete`, 'timeout');
+        return { found: true, report: legReportOf(order, fills) };
+      }
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+  }
+
+  private async order(account: VenueAccount, instId: string, clOrdId: string): Promise<OkxOrder | undefined> {
+    try {
+      const answer = await this.signed(account, 'GET', `/api/v5/trade/order?instId=${instId}&clOrdId=${clOrdId}`, '', COST.query, QUERY_TIMEOUT_MS, true);
+      const order = decodeOrder(answer.body);
+      if (order === undefined) throw new RestFailure('unreadable order', 'network');
+      return order;
+    } catch (err) {
+      if (err instanceof VenueRejection && err.unknownOrder) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * A signed request: `OK-ACCESS-SIGN` over timestamp + method + path (with query) + body.
+   * `strict`: a non-"0" code in a 200 answer is a rejection (reads); an order or cancel answer
+   * is decoded by the caller, whose rows say more.
+   */
+  private async signed(account: VenueAccount, method: 'GET' | 'POST', path: string, body: string, cost: readonly number[], timeoutMs: number, strict: boolean): Promise<RestAnswer> {
+    const { api_key, api_secret, passphrase } = account.credentials;
+    const timestamp = new Date().toISOString();
+    const answer = await this.rest.send({
+      method,
+      path,
+      headers: {
+        'OK-ACCESS-KEY': api_key,
+        'OK-ACCESS-SIGN': okxSignature(timestamp, method, path, body, api_secret),
+        'OK-ACCESS-TIMESTAMP': timestamp,
+        'OK-ACCESS-PASSPHRASE': passphrase ?? '',
+        ...(body === '' ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === '' ? {} : { body }),
+      cost,
+      timeoutMs,
+    });
+    const error = okxError(answer.body);
+    if (answer.status >= 500) throw new RestFailure(`okx ${answer.status}: fate unknown`, 'timeout');
+    if (answer.status !== 200) throw new VenueRejection(error === undefined ? `okx ${answer.status}` : `okx ${error.code}: ${error.msg}`, error !== undefined && NO_SUCH_ORDER.has(error.code));
+    if (strict && error !== undefined) throw new VenueRejection(`okx ${error.code}: ${error.msg}`, NO_SUCH_ORDER.has(error.code));
+    return answer;
+  }
+
+  private feeContext(symbol: string): FeeContext {
+    const listing = this.listings.get(symbol);
+    return {
+      base: listing?.base ?? '',
+      quote: listing?.quote ?? '',
+      fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? this.fees.maker_bps : this.fees.taker_bps),
+    };
+  }
+}
+
+function refused(reason: string): LegReport {
+  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
+}

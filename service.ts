@@ -17,7 +17,7 @@ import type { ExecutionConfig } from './execution/types.ts';
 import type { OrderRecord } from './domain/orders.ts';
 import { layouts } from './registry.ts';
 import { TopicDispatch } from './engine/topic.ts';
-import { TAPE_TOPIC } from './actors/edge/messages.ts';
+import { LIVE_HALT_TOPIC, TAPE_TOPIC } from './actors/edge/messages.ts';
 import { createHaltFlag, KillSwitch } from './execution/kill-switch.ts';
 import { CredentialProbes } from './execution/credential-probes.ts';
 import { clientsWithCredentials } from './storage/credentials.ts';
@@ -163,6 +163,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   endpoint.onPublish(
     new TopicDispatch()
       .on(TAPE_TOPIC, (batch) => tape.onBatch(batch))
+      .on(LIVE_HALT_TOPIC, (report) => killSwitch.noteLiveVenue(report))
       .on(ORDER_EVENTS_TOPIC, (event) => gateway.orderEvents.publish(event))
       .on(ROUTER_UP_TOPIC, (key) => routers.noteRouter(key))
       .on(DEPLOYMENT_EVENTS_TOPIC, (event) => deployments.onEvent(event))

@@ -1,3 +1,4 @@
+import type { LiveHaltReport } from '../actors/edge/messages.ts';
 import type { KillSwitchState } from '../storage/meta.ts';
 import type { MetaStore } from '../storage/meta.ts';
 import type { HaltFlag } from './types.ts';
@@ -27,6 +28,8 @@ export class KillSwitch {
   private readonly listeners: ((state: KillSwitchState) => void)[] = [];
 
   private readonly word: Int32Array;
+  /** What each live venue's edge did on the venue since the last halt (its cancel-all). */
+  private readonly liveReports = new Map<string, LiveHaltReport>();
 
   constructor(
     private readonly meta: MetaStore,
@@ -45,6 +48,16 @@ export class KillSwitch {
     return this.current.active;
   }
 
+  /** A live edge's cancel-all on its venue, as it reported it. */
+  noteLiveVenue(report: LiveHaltReport): void {
+    this.liveReports.set(report.edge_id, report);
+  }
+
+  /** The live venues' cancel-alls since the last halt, by venue. */
+  liveVenues(): LiveHaltReport[] {
+    return [...this.liveReports.values()].sort((a, b) => a.venue.localeCompare(b.venue));
+  }
+
   onChange(listener: (state: KillSwitchState) => void): void {
     this.listeners.push(listener);
   }
@@ -53,6 +66,7 @@ export class KillSwitch {
     const next: KillSwitchState = { active, reason: active ? reason : null, updated_at_ms: Date.now(), updated_by: by };
     await this.meta.setKillSwitch(next);
     this.current = next;
+    if (active) this.liveReports.clear();
     Atomics.store(this.word, 0, active ? 1 : 0);
     for (const listener of this.listeners) listener(next);
     return next;

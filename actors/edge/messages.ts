@@ -173,4 +173,18 @@ export interface TapeBatch {
 /** Trade batches from the edges to the tape writer on the gateway thread (never a WebSocket channel). */
 export const TAPE_TOPIC = topic<TapeBatch>('$tape');
 
+/** What a live edge did on the venue when the kill switch halted dispatch (its cancel-all). */
+export interface LiveHaltReport {
+  venue: string;
+  edge_id: string;
+  at_ms: number;
+  /** open orders the venue reports cancelled */
+  cancelled: number;
+  /** clients whose cancel-all the venue refused or did not answer */
+  failed: number;
+}
+
+/** Live edges' halt reports to the kill switch on the gateway thread (`/v1/health/safety`). */
+export const LIVE_HALT_TOPIC = topic<LiveHaltReport>('$live_halt');
+
 export type { FundingInfo, FundingPoint, LegFaultPolicy };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Errors } from '../errors.ts';
+import { ApiError, Errors } from '../errors.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { KillSwitchSchema } from '../schemas/risk.ts';
@@ -126,12 +126,17 @@ export function healthRoutes(ctx: GatewayContext): RouteSpec[] {
       auth: 'public',
       responses: {
         200: { description: 'Safe', schema: Type.Object({ safe: Type.Literal(true), kill_switch_active: Type.Literal(false) }) },
-        503: { description: 'Dispatch halted (error envelope, code DISPATCH_HALTED)' },
+        503: { description: "Dispatch halted (error envelope, code DISPATCH_HALTED); `details` has one row per live venue: its cancel-all's outcome on the venue" },
       },
       handler: () => {
         const state = ctx.killSwitch.state;
         if (state.active) {
-          throw Errors.unavailable('DISPATCH_HALTED', `kill switch active${state.reason ? `: ${state.reason}` : ''}`);
+          // Each live venue's cancel-all, as its edge reported it: what was cancelled on the venue.
+          const venues = ctx.killSwitch.liveVenues().map((r) => ({
+            field: r.venue,
+            message: `cancel-all at ${new Date(r.at_ms).toISOString()}: ${r.cancelled} open orders cancelled on the venue${r.failed > 0 ? `; accounts the venue refused or did not answer: ${r.failed}` : ''}`,
+          }));
+          throw new ApiError(503, 'DISPATCH_HALTED', `kill switch active${state.reason ? `: ${state.reason}` : ''}`, venues);
         }
         return { status: 200, body: { safe: true, kill_switch_active: false } };
       },

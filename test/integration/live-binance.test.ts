@@ -223,6 +223,16 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
     assert.equal(halt.status, 200, JSON.stringify(halt.body));
     await until('nothing rests on the venue', async () => (fake.openOrders(KEY).length === 0 ? true : undefined));
     assert.equal(fake.order(KEY, child.clientOrderId)?.status, 'CANCELED');
+    // /v1/health/safety says what the venue's cancel-all did (the routers' own cancels may have been first).
+    const safety = await until('the venue reported', async () => {
+      const res = await call<{ error: { code: string; details: { field: string; message: string }[] } }>(svc.base, 'GET', '/v1/health/safety');
+      return res.status === 503 && res.body.error.details.length > 0 ? res.body.error : undefined;
+    });
+    assert.equal(safety.code, 'DISPATCH_HALTED');
+    assert.deepEqual(safety.details.map((d) => d.field), ['binance']);
+    // The client whose key was replaced by a wrong secret is refused by the venue: reported, not hidden.
+    assert.match(safety.details[0]!.message, /^cancel-all at .*: [01] open orders cancelled on the venue; accounts the venue refused or did not answer: 1$/);
+    assert.ok(fake.seen.cancelAlls >= 1, 'DELETE /api/v3/openOrders was sent');
     const done = await settled(resting.node_order_id);
     assert.equal(done.filled_qty_1e8, 500_000);
     await call(svc.base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: false } });

@@ -7,7 +7,7 @@ import { book as bookEntry, bookKey } from '../../market/directory.ts';
 import { BookWatchers, type BookChanged } from '../book-watchers.ts';
 import { ChildJournal } from '../child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from '../depth-cache.ts';
-import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, EdgeSnapshot, EdgeStatus, FeeTierInfo, OpenOrdersAnswer, VenueBalances } from '../messages.ts';
+import { LIVE_HALT_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type LiveHaltReport, type OpenOrdersAnswer, type VenueBalances } from '../messages.ts';
 import { SandboxLegs } from '../sandbox-legs.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveAccounts } from './accounts.ts';
@@ -214,7 +214,11 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     // The routers cancel their working legs on a halt; this catches what they do not know of
     // (orders of a crashed run, orders placed on the account by hand).
     const symbols = this.spec.listings.map((l) => l.symbol);
-    void this.orders!.cancelEverything(symbols).then((n) => this.ctx!.log.warn({ edge: this.spec.edge_id, cancelled: n }, 'kill switch: open orders cancelled on the venue'));
+    void this.orders!.cancelEverything(symbols).then(({ cancelled, failed }) => {
+      const ctx = this.ctx!;
+      ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'kill switch: open orders cancelled on the venue');
+      ctx.publish(LIVE_HALT_TOPIC.name, { venue: this.spec.venue, edge_id: this.spec.edge_id, at_ms: Date.now(), cancelled, failed } satisfies LiveHaltReport);
+    });
   }
 
   /** Probes in flight by client: the gateway's credentials probe and the router's fee tiers ask together after a store. */

@@ -131,14 +131,16 @@ export class LiveOrders {
   }
 
   /** The kill switch: every open order of every client with credentials, on the given symbols. */
-  async cancelEverything(symbols: readonly string[]): Promise<number> {
+  async cancelEverything(symbols: readonly string[]): Promise<{ cancelled: number; failed: number }> {
     let cancelled = 0;
+    let failed = 0;
     for (const client of this.accounts.clients()) {
       const account = this.accounts.account(client);
       if (account === undefined) continue;
       try {
         cancelled += await this.venue.cancelAll(account, symbols);
       } catch (err) {
+        failed++;
         this.host.log.warn({ edge: this.host.edge_id, client_id: client, err: (err as Error).message }, 'kill switch: cancel-all failed on the venue');
       }
     }
@@ -146,7 +148,7 @@ export class LiveOrders {
       const account = this.accounts.account(leg.client_id);
       if (account !== undefined) await this.poll(leg, account).catch(() => undefined);
     }
-    return cancelled;
+    return { cancelled, failed };
   }
 
   private async findOut(child_id: string): Promise<Reconciled<Answer> | typeof NO_REPLY> {

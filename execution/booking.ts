@@ -24,6 +24,8 @@ export class Booking {
     private readonly events: ExecutionEvents,
     private readonly observer: Pick<VenueObserver, 'scheduleMarkouts'>,
     private readonly log: Logger,
+    /** told after each commit, once durable (live venues' balances are pulled again when an order ends) */
+    private readonly committed: (order: OrderRecord) => void = () => {},
   ) {}
 
   /**
@@ -109,6 +111,7 @@ export class Booking {
     this.observer.scheduleMarkouts(order, fills);
     if (this.events.wants('fills', order.client_id, order.mode)) for (const fill of fills) this.events.publish('fills', order.client_id, order.mode, fill);
     this.emitOrder(order, fills);
+    this.committed(order);
     if (isTerminal(order.status) && order.tca !== null && this.events.wants('tca', order.client_id, order.mode)) {
       this.events.publish('tca', order.client_id, order.mode, { node_order_id: order.node_order_id, tca: order.tca });
     }

@@ -13,6 +13,7 @@ import { nowNs, PRICE_SCALE, wallClockNs } from '../domain/units.ts';
 import type { Logger } from '../engine/actor.ts';
 import { refuse, ResultCode } from './result-codes.ts';
 import { Booking } from './booking.ts';
+import { LiveBalanceRefresh } from './live-balances.ts';
 import type { FeeTiers } from './fee-tiers.ts';
 import { requestHash } from './idempotency.ts';
 import { Ledgers } from './ledgers.ts';
@@ -136,7 +137,14 @@ export class ExecutionService {
     this.ledgers = new Ledgers(orders, log, config, (asset) => this.markOf(asset), deps.storedOutcome);
     this.schedule = deps.schedule;
     this.observer = new VenueObserver(this.quotes);
-    this.booking = new Booking(orders, this.ledgers, events, this.observer, log);
+    const liveBalances = new LiveBalanceRefresh(
+      config.liveVenues ?? [],
+      deps.schedule,
+      (client, mode, venue) => this.orders.openOrders().some((o) => o.client_id === client && o.mode === mode && o.children.some((c) => c.venue === venue && (c.status === 'sent' || c.status === 'resting' || c.status === 'unconfirmed'))),
+      (client, mode, venue) => this.openSimAccount(client, mode, venue),
+      log,
+    );
+    this.booking = new Booking(orders, this.ledgers, events, this.observer, log, (order) => liveBalances.afterCommit(order));
     this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule, this.reconciles);
     this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule, this.reconciles);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };

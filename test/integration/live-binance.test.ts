@@ -111,6 +111,8 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
   });
 
   it('routes a market order to the venue: signed, filled and booked with its trade ids and commissions', async () => {
+    // A deposit the service cannot know of: only a pull of the venue's balances brings it in.
+    fake.account(KEY).balances['USDT']!.free += 500 * Q;
     const placed = await order({ client_order_id: 'live-1', side: 'buy', qty_1e8: 15_000_000, order_type: 'market' });
     const done = await settled(placed.node_order_id);
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
@@ -130,6 +132,13 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
       assert.equal(f.fee_1e9, Math.ceil((t.commission * t.price) / Q));
     }
     assert.equal(fake.seen.badSignatures, 0);
+    // Once the order has ended, the venue's balances are pulled again: the ledger is the venue's.
+    const venue = fake.account(KEY).balances;
+    await until('balances pulled after the fills', async () => {
+      const res = await call<{ positions: Position[] }>(svc.base, 'GET', '/v1/positions?venues=binance', { token });
+      const qty = (asset: string) => res.body.positions?.find((p) => p.instrument.symbol === asset)?.qty_1e8;
+      return qty('USDT') === venue['USDT']!.free + venue['USDT']!.locked && qty('BTC') === venue['BTC']!.free + venue['BTC']!.locked ? true : undefined;
+    });
   });
 
   it("a bad signature is refused by the venue: the child is rejected with the venue's message", async () => {

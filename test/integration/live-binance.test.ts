@@ -246,4 +246,18 @@ describe('live Binance adapter against a local fake', { timeout: 120_000 }, () =
     assert.equal(done.filled_qty_1e8, 500_000);
     await call(svc.base, 'PUT', '/v1/kill_switch', { token: TEST_OPERATOR_KEY, body: { active: false } });
   });
+
+  it('after a restart, an order of the last run still open on the venue is cancelled; one placed by hand is left alone', async () => {
+    const urls = (svc.config.liveVenues ?? [])[0]!.endpoints;
+    await svc.stop(false);
+    // Left open on the venue as if by a run that crashed: one of ours (a child id), one placed by hand.
+    const account = fake.account(KEY);
+    for (const clientOrderId of ['ord_0crashed00001-1', 'by-hand-1']) {
+      const placed = fake.exchange.place(account, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', qty: 1_000_000, price: 900 * P, clientOrderId });
+      assert.ok(placed.ok && placed.order.status === 'NEW');
+    }
+    svc = await startTestService({ dataDir: svc.dataDir, liveVenues: [{ venue: 'binance', endpoints: urls }] });
+    await until('the leftover cancelled', async () => (fake.order(KEY, 'ord_0crashed00001-1')?.status === 'CANCELED' ? true : undefined), 30_000);
+    assert.equal(fake.order(KEY, 'by-hand-1')?.status, 'NEW');
+  });
 });

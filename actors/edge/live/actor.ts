@@ -108,6 +108,9 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       if (halt !== undefined) this.watchHalt(Atomics.load(halt, 0) === 1);
     }, HEARTBEAT_MS);
     ctx.log.info({ edge: this.spec.edge_id, venue: this.spec.venue }, 'live venue edge started');
+    void this.orders.cancelLeftovers().then(({ cancelled, failed }) => {
+      if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'orders of the last run cancelled on the venue');
+    });
   }
 
   onStop(): void {

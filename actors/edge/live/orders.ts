@@ -130,6 +130,32 @@ export class LiveOrders {
     }
   }
 
+  /**
+   * At start: orders of the last run still open on the venue. The journal closed their orders
+   * when the service started (`closeAfterRestart`), so the venue must not go on filling them:
+   * each is cancelled by its child id. Orders placed on the account by other means are left
+   * alone. What filled while the service was down is in the balances pulled at start.
+   */
+  async cancelLeftovers(): Promise<{ cancelled: number; failed: number }> {
+    let cancelled = 0;
+    let failed = 0;
+    for (const client of this.accounts.clients()) {
+      const account = this.accounts.account(client);
+      if (account === undefined) continue;
+      try {
+        for (const { child_id, symbol } of await this.venue.ownOpenOrders(account)) {
+          if (this.sent.get(child_id) !== undefined) continue; // sent by this run
+          const result = await this.venue.cancel(account, child_id, symbol);
+          if (result.found) cancelled++;
+        }
+      } catch (err) {
+        failed++;
+        this.host.log.warn({ edge: this.host.edge_id, client_id: client, err: (err as Error).message }, 'leftover orders of the last run not cancelled');
+      }
+    }
+    return { cancelled, failed };
+  }
+
   /** The kill switch: every open order of every client with credentials, on the given symbols. */
   async cancelEverything(symbols: readonly string[]): Promise<{ cancelled: number; failed: number }> {
     let cancelled = 0;

@@ -54,6 +54,13 @@ export interface LegReport {
 /** A child looked up by its client order id (reconciliation, resting fills). */
 export type OrderLookup = { found: false } | { found: true; report: LegReport };
 
+/** Our child ids (`ord_<id>-<n>`, execution/risk.ts): how an order on the venue is known as ours. */
+const CHILD_ID = /^ord_[0-9A-Za-z]+-\d+$/;
+
+export function isChildId(id: string): boolean {
+  return CHILD_ID.test(id);
+}
+
 /** A venue refused a request outright (an error body): the child did not reach the book. */
 export class VenueRejection extends Error {
   constructor(
@@ -106,6 +113,8 @@ export interface LiveVenue {
   /** Cancels a resting child; answers what was cancelled, or `found: false` when nothing rested. */
   cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }>;
   lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup>;
+  /** The account's open orders this service placed: our child ids (read back from the venue's client order ids) and their symbols. */
+  ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]>;
   /** Cancels every open order of the account on these symbols; answers how many. */
   cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number>;
   balances(account: VenueAccount): Promise<AssetBalance[]>;

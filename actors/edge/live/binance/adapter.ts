@@ -7,7 +7,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { binanceSignedQuery } from '../signing.ts';
 import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { isChildId, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
 import {
   CLIENT_ORDER_ID,
   decodeBalances,
@@ -48,6 +48,7 @@ const COST = {
   myTrades: [20, 0],
   account: [20, 0],
   openOrders: [6, 0],
+  allOpenOrders: [80, 0],
   cancelOpen: [1, 0],
   exchangeInfo: [20, 0],
   depth: [50, 0],
@@ -252,6 +253,18 @@ export class BinanceSpot implements LiveVenue {
     return { found: true, report: { ok: !refused, reason: refused ? 'binance: order rejected' : null, fills, resting_qty_1e8: restingOf(order) } };
   }
 
+  async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
+    const answer = await this.signed(account, 'GET', '/api/v3/openOrders', '', COST.allOpenOrders, QUERY_TIMEOUT_MS);
+    const bySymbol = new Map([...this.listings.values()].map((l) => [venueSymbolOf(l.symbol), l.symbol]));
+    const out: { child_id: string; symbol: string }[] = [];
+    for (const o of Array.isArray(answer.body) ? (answer.body as Record<string, unknown>[]) : []) {
+      const symbol = bySymbol.get(String(o['symbol']));
+      const id = o['clientOrderId'];
+      if (symbol !== undefined && typeof id === 'string' && isChildId(id)) out.push({ child_id: id, symbol });
+    }
+    return out;
+  }
+
   async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {
     let cancelled = 0;
     for (const symbol of symbols) {
@@ -296,7 +309,7 @@ export class BinanceSpot implements LiveVenue {
    * without one leaves the request's fate unknown (Binance documents it so) and throws.
    */
   private async signed(account: VenueAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: string, cost: readonly number[], timeoutMs: number): Promise<RestAnswer> {
-    const query = `${params}&recvWindow=${RECV_WINDOW_MS}&timestamp=${Date.now()}`;
+    const query = `${params === '' ? '' : `${params}&`}recvWindow=${RECV_WINDOW_MS}&timestamp=${Date.now()}`;
     const answer = await this.rest.send({
       method,
       path: `${path}?${binanceSignedQuery(query, account.credentials.api_secret)}`,

@@ -10,7 +10,7 @@ import { VenueLimits } from '../venue-limits.ts';
 import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
 import type { FeeContext } from '../binance/codec.ts';
 import { OkxBookSync } from './book-sync.ts';
-import { booksSubscription, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
+import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
 
 const QUERY_TIMEOUT_MS = 3_000;
 /** Order placement times out inside the router's 2 s leg timeout; the router then reconciles. */
@@ -204,6 +204,16 @@ export class OkxSpot implements LiveVenue {
     const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
     const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
     return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+  }
+
+  async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
+    const pending = await this.signed(account, 'GET', '/api/v5/trade/orders-pending?instType=SPOT', '', COST.query, QUERY_TIMEOUT_MS, true);
+    const out: { child_id: string; symbol: string }[] = [];
+    for (const r of ((pending.body as { data?: unknown }).data ?? []) as Record<string, unknown>[]) {
+      const child = typeof r['clOrdId'] === 'string' ? childIdOfOkx(r['clOrdId']) : undefined;
+      if (child !== undefined && typeof r['instId'] === 'string' && this.listings.has(r['instId'])) out.push({ child_id: child, symbol: r['instId'] });
+    }
+    return out;
   }
 
   async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {

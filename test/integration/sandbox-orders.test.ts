@@ -121,6 +121,9 @@ describe('sandbox orders (real service)', () => {
         8_000,
         100,
       ).catch(() => undefined);
+      // The market can move down between the quote read and the bid's arrival: then the bid
+      // crosses and fills as taker, which is right but not what this test is about; try again.
+      if (filled !== undefined && !(filled.fills ?? []).every((f) => f.is_maker)) filled = undefined;
       if (filled === undefined) await call(base, 'DELETE', `/v1/orders/${id}`, { token: sandbox });
     }
     assert.ok(filled !== undefined, 'a bid at the best bid fills within a few tries');

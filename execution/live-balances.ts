@@ -21,7 +21,8 @@ export class LiveBalanceRefresh {
     private readonly schedule: Schedule,
     /** a leg of the client is sent, resting or in doubt on the venue */
     private readonly busy: (client: string, mode: Mode, venue: string) => boolean,
-    private readonly pull: (client: string, mode: Mode, venue: string) => Promise<void>,
+    /** asks the venue; applies the answer only if `quiet()` still holds when it arrives */
+    private readonly pull: (client: string, mode: Mode, venue: string, quiet: () => boolean) => Promise<void>,
     private readonly log: Logger,
   ) {}
 
@@ -44,7 +45,7 @@ export class LiveBalanceRefresh {
       }
       this.due.delete(key);
       if (this.busy(client, mode, venue)) return; // still working after 30 s: the next order's end pulls
-      this.pull(client, mode, venue).catch((err: unknown) => this.log.warn({ client_id: client, venue, err }, 'live balances not pulled again'));
+      this.pull(client, mode, venue, () => !this.busy(client, mode, venue)).catch((err: unknown) => this.log.warn({ client_id: client, venue, err }, 'live balances not pulled again'));
     });
   }
 }

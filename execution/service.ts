@@ -141,7 +141,7 @@ export class ExecutionService {
       config.liveVenues ?? [],
       deps.schedule,
       (client, mode, venue) => this.orders.openOrders().some((o) => o.client_id === client && o.mode === mode && o.children.some((c) => c.venue === venue && (c.status === 'sent' || c.status === 'resting' || c.status === 'unconfirmed'))),
-      (client, mode, venue) => this.openSimAccount(client, mode, venue),
+      (client, mode, venue, quiet) => this.openSimAccount(client, mode, venue, quiet),
       log,
     );
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log, (order) => liveBalances.afterCommit(order));
@@ -201,13 +201,16 @@ export class ExecutionService {
    * SIM_ACCOUNT_USD; a live venue's from the balances the venue reports (its edge asks with the
    * client's credentials), as the spec says: initial live state is pulled from venues.
    */
-  async openSimAccount(client: string, mode: Mode, venue: string): Promise<void> {
+  async openSimAccount(client: string, mode: Mode, venue: string, applyIf?: () => boolean): Promise<void> {
     if (mode !== 'live' || !(this.config.liveVenues ?? []).includes(venue)) return this.ledgers.openSimAccount(client, mode, venue);
     const edge = edgesOfVenue(venue).find((e) => e.instrument_type === 'spot');
     if (edge === undefined) return;
     const answer = await this.endpoint.ask<VenueBalances | null>(edgeKey(edge.edge_id), { t: 'Balances', client_id: client } satisfies EdgeMessage, 10_000);
     if (answer === null) return;
     if (answer.error !== undefined) throw new Error(`${venue} balances not pulled: ${answer.error}`);
+    // A leg that started while the balances were asked for may have filled at the venue before
+    // its fill is booked here: applying them now would count that fill twice.
+    if (applyIf !== undefined && !applyIf()) return;
     await this.ledgers.syncVenue(client, mode, venue, answer.balances.map((b) => ({ asset: b.asset, qty_1e8: BigInt(b.free_1e8) + BigInt(b.locked_1e8) })));
   }
 

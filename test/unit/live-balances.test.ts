@@ -20,7 +20,7 @@ function harness(busyFor: number) {
       return () => {};
     },
     () => busyChecks++ < busyFor,
-    async (client, mode, venue) => void pulls.push(`${client}|${mode}|${venue}`),
+    async (client, mode, venue, quiet) => void pulls.push(`${client}|${mode}|${venue}${quiet() ? '' : ' (not applied)'}`),
     quiet,
   );
   const run = () => {

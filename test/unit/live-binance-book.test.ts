@@ -219,6 +219,7 @@ describe('Binance JSON', () => {
   it('reads balances past 2^53 exactly and error bodies as code and message', () => {
     assert.deepEqual(decodeBalances({ balances: [{ asset: 'USDT', free: '123456789012.12345678', locked: '0.00000000' }, { asset: 'XRP', free: '0.00000000', locked: '0.00000000' }] }), [
       { asset: 'USDT', free_1e8: 12345678901212345678n, locked_1e8: 0n },
+      { asset: 'XRP', free_1e8: 0n, locked_1e8: 0n },
     ]);
     assert.deepEqual(errorOf({ code: -1022, msg: 'Signature for this request is not valid.' }), { code: -1022, msg: 'Signature for this request is not valid.' });
     assert.equal(errorOf({ status: 'FILLED' }), undefined);

@@ -12,7 +12,7 @@ import { SandboxLegs } from '../sandbox-legs.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveAccounts } from './accounts.ts';
 import type { L2Book } from './l2-book.ts';
-import { LiveOrders } from './orders.ts';
+import { edgeOrderState, LiveOrders } from './orders.ts';
 import type { LiveVenue, MarketSink } from './venue.ts';
 
 /** Levels in a snapshot sent to a book actor when a book becomes whole. */
@@ -42,7 +42,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   private depth: DepthCacheWriter | undefined;
   private readonly depthSlots = new Map<string, number>();
   private readonly whole = new Set<string>();
-  private readonly journal = new ChildJournal<ChildExecution | ChildPlacement>();
+  private readonly journal: ChildJournal<ChildExecution | ChildPlacement>;
   private orders: LiveOrders | undefined;
   private accounts: LiveAccounts | undefined;
   private sandbox: SandboxLegs | undefined;
@@ -58,6 +58,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   ) {
     this.type = spec.instrument_type === 'perp' ? 'perp' : 'spot';
     this.watchers = new BookWatchers(spec.edge_id);
+    this.journal = edgeOrderState(spec.edge_id).journal;
   }
 
   onStart(ctx: ActorContext): void {
@@ -67,7 +68,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     const key = shared['credentialsKey'];
     if (key === undefined) throw new Error('a live edge needs the credentials key in shared memory');
     this.accounts = new LiveAccounts(String(settings['dataDir']), key, this.spec.venue);
-    this.orders = new LiveOrders(this.venue, this.accounts, this.journal, {
+    this.orders = new LiveOrders(this.venue, this.accounts, edgeOrderState(this.spec.edge_id), {
       venue: this.spec.venue,
       edge_id: this.spec.edge_id,
       maker_bps: this.spec.maker_bps,
@@ -108,9 +109,16 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       if (halt !== undefined) this.watchHalt(Atomics.load(halt, 0) === 1);
     }, HEARTBEAT_MS);
     ctx.log.info({ edge: this.spec.edge_id, venue: this.spec.venue }, 'live venue edge started');
-    void this.orders.cancelLeftovers().then(({ cancelled, failed }) => {
-      if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'orders of the last run cancelled on the venue');
-    });
+    // After a runtime restart of this actor (not of the process) its own children still work:
+    // they are this run's, not leftovers.
+    if (ctx.restarts === 0) {
+      this.orders.cancelLeftovers().then(
+        ({ cancelled, failed }) => {
+          if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'orders of the last run cancelled on the venue');
+        },
+        (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
+      );
+    }
   }
 
   onStop(): void {
@@ -217,11 +225,14 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     // The routers cancel their working legs on a halt; this catches what they do not know of
     // (orders of a crashed run, orders placed on the account by hand).
     const symbols = this.spec.listings.map((l) => l.symbol);
-    void this.orders!.cancelEverything(symbols).then(({ cancelled, failed }) => {
-      const ctx = this.ctx!;
-      ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'kill switch: open orders cancelled on the venue');
-      ctx.publish(LIVE_HALT_TOPIC.name, { venue: this.spec.venue, edge_id: this.spec.edge_id, at_ms: Date.now(), cancelled, failed } satisfies LiveHaltReport);
-    });
+    const ctx = this.ctx!;
+    this.orders!.cancelEverything(symbols).then(
+      ({ cancelled, failed }) => {
+        ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'kill switch: open orders cancelled on the venue');
+        ctx.publish(LIVE_HALT_TOPIC.name, { venue: this.spec.venue, edge_id: this.spec.edge_id, at_ms: Date.now(), cancelled, failed } satisfies LiveHaltReport);
+      },
+      (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'kill switch: cancel-all not done'),
+    );
   }
 
   /** Probes in flight by client: the gateway's credentials probe and the router's fee tiers ask together after a store. */
@@ -240,9 +251,9 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   /** The client's rates and permissions as the venue reports them to its key; the base schedule without one. */
   private async probeTier(client_id: string | undefined): Promise<FeeTierInfo> {
     const base: FeeTierInfo = { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps };
-    const account = client_id === undefined ? undefined : this.accounts!.account(client_id);
-    if (account === undefined) return base;
     try {
+      const account = client_id === undefined ? undefined : this.accounts!.account(client_id);
+      if (account === undefined) return base;
       const probe = await this.venue.probe(account);
       return { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: probe.tier, maker_bps: probe.maker_bps, taker_bps: probe.taker_bps, can_withdraw: probe.can_withdraw };
     } catch (err) {
@@ -253,9 +264,9 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
 
   /** Never rejects: a failed actor is restarted, and a venue refusing a key is an answer, not a fault. */
   private async balances(client_id: string): Promise<VenueBalances | null> {
-    const account = this.accounts!.account(client_id);
-    if (account === undefined) return null;
     try {
+      const account = this.accounts!.account(client_id);
+      if (account === undefined) return null;
       const rows = await this.venue.balances(account);
       return { venue: this.spec.venue, balances: rows.map((r) => ({ asset: r.asset, free_1e8: String(r.free_1e8), locked_1e8: String(r.locked_1e8) })) };
     } catch (err) {

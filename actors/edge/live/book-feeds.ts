@@ -102,6 +102,8 @@ export class BookFeeds<S extends FeedSync> {
 
   /** What a sync's outcome means for the edge; a gap or a stale snapshot starts a resync. */
   settle(feed: BookFeed<S>, outcome: FeedOutcome, ts_ns: number): void {
+    // A feed unsubscribed (or the adapter stopped) while its snapshot was on the way publishes nothing.
+    if (this.stopped || this.bySymbol.get(feed.listing.symbol) !== feed) return;
     const sink = this.hooks.sink();
     switch (outcome) {
       case 'applied':

@@ -1,7 +1,7 @@
 import { NO_REPLY } from '../../../engine/actor.ts';
 import { RecentMap } from '../../../domain/recent.ts';
 import { wallClockNs } from '../../../domain/units.ts';
-import type { ChildJournal, Reconciled } from '../child-journal.ts';
+import { ChildJournal, type Reconciled } from '../child-journal.ts';
 import type { CancelResult, ChildExecution, ChildPlacement, MakerFill } from '../messages.ts';
 import type { LiveAccounts } from './accounts.ts';
 import { RestFailure } from './rest.ts';
@@ -18,13 +18,20 @@ interface SentLeg {
   owner: string;
   resting: boolean;
   sent_ms: number;
+  qty_1e8: number;
 }
 
 /** A child resting on the venue: polled for its maker fills. */
 interface RestingLeg extends SentLeg {
   /** trade ids already reported (the crossing part at placement, and maker fills told) */
   told: Set<string>;
+  /** the quantity of those fills */
+  told_qty_1e8: number;
+  /** the child's quantity on the venue */
+  qty_1e8: number;
   cum_fee_1e9: number;
+  /** the venue's answer to our cancel, once it gave one */
+  cancelled?: { found: boolean; cancelled_qty_1e8: number };
 }
 
 export interface LiveOrdersHost {
@@ -34,6 +41,26 @@ export interface LiveOrdersHost {
   taker_bps: number;
   tell(owner: string, fill: MakerFill): void;
   log: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+}
+
+/**
+ * What an edge sent and what rests, per edge, kept at module level: the runtime makes a fresh
+ * actor on a restart, and a fresh `LiveOrders` that forgot a sent child would book it as never
+ * received, or stop polling a resting one. (A process restart is `closeAfterRestart`'s, and
+ * `cancelLeftovers`'.)
+ */
+interface EdgeOrderState {
+  sent: RecentMap<string, SentLeg>;
+  resting: Map<string, RestingLeg>;
+  journal: ChildJournal<Answer>;
+}
+const STATE = new Map<string, EdgeOrderState>();
+
+/** The edge's order state on this thread, created once. */
+export function edgeOrderState(edge_id: string): EdgeOrderState {
+  let state = STATE.get(edge_id);
+  if (state === undefined) STATE.set(edge_id, (state = { sent: new RecentMap(20_000), resting: new Map(), journal: new ChildJournal() }));
+  return state;
 }
 
 /** How often a resting child is looked up for maker fills (the private stream is not used yet: docs/venues/binance.md). */
@@ -51,21 +78,51 @@ const NOT_FOUND_MARGIN_MS = 1_000;
  * Binance's `recvWindow`), so a late arrival cannot execute after the child was booked as lost.
  */
 export class LiveOrders {
-  private readonly sent = new RecentMap<string, SentLeg>(20_000);
+  private readonly sent: RecentMap<string, SentLeg>;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private readonly reconciling = new Map<string, Promise<Reconciled<Answer> | typeof NO_REPLY>>();
-  private readonly resting = new Map<string, RestingLeg>();
+  private readonly resting: Map<string, RestingLeg>;
+  private readonly journal: ChildJournal<Answer>;
+  /** Resting children with a lookup in flight: one at a time each, whoever asks (poll, cancel, kill switch). */
+  private readonly polling = new Set<string>();
   private pollTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     private readonly venue: LiveVenue,
     private readonly accounts: LiveAccounts,
-    private readonly journal: ChildJournal<Answer>,
+    state: EdgeOrderState,
     private readonly host: LiveOrdersHost,
-  ) {}
+  ) {
+    ({ sent: this.sent, resting: this.resting, journal: this.journal } = state);
+    // Children left resting by an instance the runtime replaced go on being polled.
+    if (this.resting.size > 0) this.startPolling();
+  }
 
   stop(): void {
+    this.stopped = true;
     if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** Every client with credentials on this venue; none when the credentials cannot be read (logged). */
+  private clients(): string[] {
+    try {
+      return this.accounts.clients();
+    } catch (err) {
+      this.host.log.warn({ edge: this.host.edge_id, err: (err as Error).message }, 'venue credentials not listed');
+      return [];
+    }
+  }
+
+  /** The client's account, or undefined when it has none or its row does not open (a fault: logged, never thrown into the actor). */
+  private account(client_id: string): VenueAccount | undefined {
+    try {
+      return this.accounts.account(client_id);
+    } catch (err) {
+      this.host.log.warn({ edge: this.host.edge_id, client_id, err: (err as Error).message }, 'venue credentials unreadable');
+      return undefined;
+    }
   }
 
   openChildren(): string[] {
@@ -75,9 +132,9 @@ export class LiveOrders {
   /** Sends a child (`Execute`: IOC, `Place`: GTC); answers the venue's report, or NO_REPLY when its fate is unknown. */
   async leg(client_id: string, owner: string, child_id: string, symbol: string, side: 'buy' | 'sell', qty_1e8: number, limit_price_1e9: number | null, gtc: boolean): Promise<Answer | typeof NO_REPLY> {
     if (this.journal.refused(child_id)) return this.answer(child_id, gtc, { ok: false, reason: 'reconciled_as_not_received', fills: [], resting_qty_1e8: 0 });
-    const account = this.accounts.account(client_id);
+    const account = this.account(client_id);
     if (account === undefined) return this.answer(child_id, gtc, { ok: false, reason: `no ${this.host.venue} credentials stored for this client`, fills: [], resting_qty_1e8: 0 });
-    const leg: SentLeg = { child_id, client_id, symbol, owner, resting: gtc, sent_ms: Date.now() };
+    const leg: SentLeg = { child_id, client_id, symbol, owner, resting: gtc, sent_ms: Date.now(), qty_1e8 };
     this.sent.set(child_id, leg, leg.sent_ms);
     const request = this.venue.submit(account, { child_id, symbol, side, qty_1e8, limit_price_1e9, time_in_force: gtc ? 'gtc' : 'ioc' });
     this.inflight.set(child_id, request);
@@ -116,12 +173,15 @@ export class LiveOrders {
   async cancel(child_id: string): Promise<CancelResult | typeof NO_REPLY> {
     const leg = this.resting.get(child_id);
     if (leg === undefined) return { child_id, found: false, cancelled_qty_1e8: 0 };
-    const account = this.accounts.account(leg.client_id);
+    const account = this.account(leg.client_id);
     if (account === undefined) return NO_REPLY;
     try {
-      const result = await this.venue.cancel(account, child_id, leg.symbol);
-      // Fills that came before the cancel are told first, so the router books them before the answer.
-      await this.poll(leg, account).catch(() => undefined);
+      const result = leg.cancelled ?? (await this.venue.cancel(account, child_id, leg.symbol));
+      leg.cancelled = result;
+      // Fills that came before the cancel are told first, so the router books them before the
+      // answer. Without that lookup the answer waits: the router asks again, and the leg stays
+      // in the polls meanwhile, so no fill is dropped.
+      await this.poll(leg, account);
       this.resting.delete(child_id);
       return { child_id, found: result.found, cancelled_qty_1e8: result.cancelled_qty_1e8 };
     } catch (err) {
@@ -139,8 +199,8 @@ export class LiveOrders {
   async cancelLeftovers(): Promise<{ cancelled: number; failed: number }> {
     let cancelled = 0;
     let failed = 0;
-    for (const client of this.accounts.clients()) {
-      const account = this.accounts.account(client);
+    for (const client of this.clients()) {
+      const account = this.account(client);
       if (account === undefined) continue;
       try {
         for (const { child_id, symbol } of await this.venue.ownOpenOrders(account)) {
@@ -160,8 +220,8 @@ export class LiveOrders {
   async cancelEverything(symbols: readonly string[]): Promise<{ cancelled: number; failed: number }> {
     let cancelled = 0;
     let failed = 0;
-    for (const client of this.accounts.clients()) {
-      const account = this.accounts.account(client);
+    for (const client of this.clients()) {
+      const account = this.account(client);
       if (account === undefined) continue;
       try {
         cancelled += await this.venue.cancelAll(account, symbols);
@@ -171,7 +231,7 @@ export class LiveOrders {
       }
     }
     for (const leg of [...this.resting.values()]) {
-      const account = this.accounts.account(leg.client_id);
+      const account = this.account(leg.client_id);
       if (account !== undefined) await this.poll(leg, account).catch(() => undefined);
     }
     return { cancelled, failed };
@@ -185,7 +245,7 @@ export class LiveOrders {
     const leg = this.sent.get(child_id);
     // Never sent from here: refused from now on, as the simulated edge does.
     if (leg === undefined) return this.journal.reconcile(child_id);
-    const account = this.accounts.account(leg.client_id);
+    const account = this.account(leg.client_id);
     if (account === undefined) return NO_REPLY;
     try {
       let found = await this.venue.lookup(account, child_id, leg.symbol);
@@ -210,12 +270,19 @@ export class LiveOrders {
 
   private rest(leg: SentLeg, report: LegReport): void {
     let cum = 0;
-    for (const f of report.fills) cum += f.fee_1e9;
-    this.resting.set(leg.child_id, { ...leg, told: new Set(report.fills.map((f) => f.trade_id)), cum_fee_1e9: cum });
-    if (this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => this.pollAll(), RESTING_POLL_MS);
-      this.pollTimer.unref();
+    let qty = 0;
+    for (const f of report.fills) {
+      cum += f.fee_1e9;
+      qty += f.qty_1e8;
     }
+    this.resting.set(leg.child_id, { ...leg, told: new Set(report.fills.map((f) => f.trade_id)), told_qty_1e8: qty, cum_fee_1e9: cum });
+    this.startPolling();
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer !== undefined || this.stopped) return;
+    this.pollTimer = setInterval(() => this.pollAll(), RESTING_POLL_MS);
+    this.pollTimer.unref();
   }
 
   private pollAll(): void {
@@ -225,26 +292,35 @@ export class LiveOrders {
       return;
     }
     for (const leg of this.resting.values()) {
-      const account = this.accounts.account(leg.client_id);
+      // One lookup in flight per leg: a slow venue must not stack them (each costs request weight).
+      if (this.polling.has(leg.child_id)) continue;
+      const account = this.account(leg.client_id);
       if (account !== undefined) void this.poll(leg, account).catch(() => undefined);
     }
   }
 
-  /** Tells the owner every fill of a resting child not told yet; forgets the child once nothing rests. */
+  /**
+   * Tells the owner every fill of a resting child not told yet; forgets the child once nothing
+   * rests. What is left after each fill is the child's quantity less everything told, so a
+   * fill that lands between the venue's order and trades reads cannot inflate it.
+   */
   private async poll(leg: RestingLeg, account: VenueAccount): Promise<void> {
-    const found = await this.venue.lookup(account, leg.child_id, leg.symbol);
-    if (!found.found) return;
-    const fresh = found.report.fills.filter((f) => !leg.told.has(f.trade_id));
-    let filledAfter = 0;
-    for (const f of fresh) filledAfter += f.qty_1e8;
-    let left = found.report.resting_qty_1e8 + filledAfter;
-    for (const f of fresh) {
-      leg.told.add(f.trade_id);
-      leg.cum_fee_1e9 += f.fee_1e9;
-      left -= f.qty_1e8;
-      this.host.tell(leg.owner, { t: 'MakerFill', child_id: leg.child_id, venue: this.host.venue, edge_id: this.host.edge_id, fill: this.fillOf(f, leg.cum_fee_1e9), left_qty_1e8: left, maker_bps: this.host.maker_bps });
+    this.polling.add(leg.child_id);
+    try {
+      const found = await this.venue.lookup(account, leg.child_id, leg.symbol, leg.told_qty_1e8);
+      if (!found.found) return;
+      for (const f of found.report.fills) {
+        if (leg.told.has(f.trade_id)) continue;
+        leg.told.add(f.trade_id);
+        leg.told_qty_1e8 += f.qty_1e8;
+        leg.cum_fee_1e9 += f.fee_1e9;
+        const left = Math.max(0, leg.qty_1e8 - leg.told_qty_1e8);
+        this.host.tell(leg.owner, { t: 'MakerFill', child_id: leg.child_id, venue: this.host.venue, edge_id: this.host.edge_id, fill: this.fillOf(f, leg.cum_fee_1e9), left_qty_1e8: left, maker_bps: this.host.maker_bps });
+      }
+      if (found.report.resting_qty_1e8 === 0) this.resting.delete(leg.child_id);
+    } finally {
+      this.polling.delete(leg.child_id);
     }
-    if (found.report.resting_qty_1e8 === 0) this.resting.delete(leg.child_id);
   }
 
   private answer(child_id: string, gtc: boolean, report: LegReport): Answer {

@@ -49,7 +49,7 @@ export class VenueStream {
       const ping = this.ping;
       this.keepalive = setInterval(() => {
         if (Date.now() - this.lastFrameAt >= ping.everyMs) this.send(ping.text);
-      }, ping.everyMs);
+      }, Math.max(1_000, ping.everyMs / 4));
       this.keepalive.unref();
     }
   }
@@ -91,7 +91,13 @@ export class VenueStream {
     });
     socket.on('message', (data: WebSocket.RawData) => {
       this.lastFrameAt = Date.now();
-      this.handlers.onMessage(data.toString());
+      try {
+        this.handlers.onMessage(data.toString());
+      } catch (err) {
+        // A frame the handlers choke on must not take the process down: drop the connection,
+        // which resyncs every book.
+        this.drop(`frame not handled: ${(err as Error).message}`);
+      }
     });
     socket.on('ping', () => {
       this.lastFrameAt = Date.now();
@@ -106,7 +112,9 @@ export class VenueStream {
 
   private down(reason: string): void {
     if (this.stopped) return;
+    // Only a connection that lived a while resets the backoff; a failed connect must not.
     if (this.openedAt > 0 && Date.now() - this.openedAt > HEALTHY_AFTER_MS) this.attempts = 0;
+    this.openedAt = 0;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempts);
     const retryInMs = Math.round(base / 2 + Math.random() * (base / 2));
     this.attempts++;

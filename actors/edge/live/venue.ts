@@ -54,6 +54,16 @@ export interface LegReport {
 /** A child looked up by its client order id (reconciliation, resting fills). */
 export type OrderLookup = { found: false } | { found: true; report: LegReport };
 
+/**
+ * A child's limit on the venue's tick: a buy's rounds down, a sell's up, so the limit never
+ * loosens (the catalog's tick can be finer than the venue's). Integers only.
+ */
+export function limitOnTick(side: 'buy' | 'sell', limit_1e9: number | null, tick_1e9: number): number | null {
+  if (limit_1e9 === null || !(tick_1e9 > 0)) return limit_1e9;
+  const off = limit_1e9 % tick_1e9;
+  return side === 'buy' ? limit_1e9 - off : limit_1e9 + ((tick_1e9 - off) % tick_1e9);
+}
+
 /** Our child ids (`ord_<id>-<n>`, execution/risk.ts): how an order on the venue is known as ours. */
 const CHILD_ID = /^ord_[0-9A-Za-z]+-\d+$/;
 
@@ -112,7 +122,12 @@ export interface LiveVenue {
   submit(account: VenueAccount, leg: LegRequest): Promise<LegReport>;
   /** Cancels a resting child; answers what was cancelled, or `found: false` when nothing rested. */
   cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }>;
-  lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup>;
+  /**
+   * The child as the venue has it: its fills (all of them, consistent with the venue's executed
+   * quantity) and what rests. With `knownFilled_1e8` (what the caller was already told), an
+   * adapter may skip reading trades when nothing more executed: `fills` is then empty.
+   */
+  lookup(account: VenueAccount, child_id: string, symbol: string, knownFilled_1e8?: number): Promise<OrderLookup>;
   /** The account's open orders this service placed: our child ids (read back from the venue's client order ids) and their symbols. */
   ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]>;
   /** Cancels every open order of the account on these symbols; answers how many. */

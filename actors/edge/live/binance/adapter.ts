@@ -1,13 +1,14 @@
 import type { VenueId } from '../../../../domain/market.ts';
 import { venueFee1e9, wallClockNs } from '../../../../domain/units.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
+import { parseScaled } from '../decimal.ts';
 import type { L2Book } from '../l2-book.ts';
 import { BookFeeds, type BookFeed, type FeedListing } from '../book-feeds.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { binanceSignedQuery } from '../signing.ts';
 import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { isChildId, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { isChildId, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
 import {
   CLIENT_ORDER_ID,
   decodeBalances,
@@ -31,6 +32,10 @@ import { DiffDepthSync } from './depth-sync.ts';
 export const RECV_WINDOW_MS = 5_000;
 /** Levels in a REST snapshot (request weight 50). */
 const SNAPSHOT_LIMIT = 1000;
+/** Reads of an order and its trades until they agree. */
+const LOOKUP_ATTEMPTS = 3;
+/** Binance's "execution status unknown" codes: the order may or may not be on the book. */
+const FATE_UNKNOWN = new Set([-1006, -1007]);
 /** Order requests time out here, inside the router's 2 s leg timeout: the router then reconciles. */
 const ORDER_TIMEOUT_MS = 1_500;
 const QUERY_TIMEOUT_MS = 3_000;
@@ -205,7 +210,9 @@ export class BinanceSpot implements LiveVenue {
     if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) {
       return { ok: false, reason: `below Binance's minimum quantity for ${venueSymbol}`, fills: [], resting_qty_1e8: 0 };
     }
-    const params = orderParams(venueSymbol, leg.child_id, leg.side, qty, leg.limit_price_1e9, leg.time_in_force);
+    const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument?.tick_1e9 ?? 0);
+    if (limit !== null && limit <= 0) return { ok: false, reason: `limit below Binance's tick for ${venueSymbol}`, fills: [], resting_qty_1e8: 0 };
+    const params = orderParams(venueSymbol, leg.child_id, leg.side, qty, limit, leg.time_in_force);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', '/api/v3/order', params, COST.order, ORDER_TIMEOUT_MS);
@@ -231,26 +238,33 @@ export class BinanceSpot implements LiveVenue {
     }
   }
 
-  async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
+  /**
+   * The order (`GET /api/v3/order`) and, when it executed more than `knownFilled_1e8`, its trades
+   * (`myTrades`). The two reads are not atomic: a trade between them would leave the trades
+   * ahead of the order's executed quantity, so the pair is read again until they agree.
+   */
+  async lookup(account: VenueAccount, child_id: string, symbol: string, knownFilled_1e8?: number): Promise<OrderLookup> {
     const venueSymbol = venueSymbolOf(symbol);
-    let order: Record<string, unknown>;
-    try {
-      const answer = await this.signed(account, 'GET', '/api/v3/order', `symbol=${venueSymbol}&origClientOrderId=${encodeURIComponent(child_id)}`, COST.queryOrder, QUERY_TIMEOUT_MS);
-      order = answer.body as Record<string, unknown>;
-    } catch (err) {
-      if (err instanceof VenueRejection && err.unknownOrder) return { found: false };
-      throw err;
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+      let order: Record<string, unknown>;
+      try {
+        const answer = await this.signed(account, 'GET', '/api/v3/order', `symbol=${venueSymbol}&origClientOrderId=${encodeURIComponent(child_id)}`, COST.queryOrder, QUERY_TIMEOUT_MS);
+        order = answer.body as Record<string, unknown>;
+      } catch (err) {
+        if (err instanceof VenueRejection && err.unknownOrder) return { found: false };
+        throw err;
+      }
+      const executed = parseScaled(typeof order['executedQty'] === 'string' ? order['executedQty'] : '', 8);
+      if (!(executed >= 0)) throw new RestFailure('unreadable order answer', 'timeout');
+      const refused = order['status'] === 'REJECTED';
+      const report = (fills: LegReport['fills']): OrderLookup => ({ found: true, report: { ok: !refused, reason: refused ? 'binance: order rejected' : null, fills, resting_qty_1e8: restingOf(order) } });
+      if (executed === 0 || executed === knownFilled_1e8) return report([]);
+      const trades = await this.signed(account, 'GET', '/api/v3/myTrades', `symbol=${venueSymbol}&orderId=${String(order['orderId'])}&limit=1000`, COST.myTrades, QUERY_TIMEOUT_MS);
+      const fills = decodeTrades(trades.body, this.feeContext(symbol));
+      if (fills === undefined) throw new RestFailure('unreadable trades answer', 'timeout');
+      if (fills.reduce((sum, f) => sum + f.qty_1e8, 0) === executed) return report(fills);
     }
-    const executed = typeof order['executedQty'] === 'string' ? order['executedQty'] : '0';
-    let fills: LegReport['fills'] = [];
-    if (!/^0(\.0*)?$/.test(executed)) {
-      const trades = await this.signed(account, 'GET', '/api/v3/myTrades', `symbol=${venueSymbol}&orderId=${String(order['orderId'])}`, COST.myTrades, QUERY_TIMEOUT_MS);
-      const decoded = decodeTrades(trades.body, this.feeContext(symbol));
-      if (decoded === undefined) throw new RestFailure('unreadable trades answer', 'timeout');
-      fills = decoded;
-    }
-    const refused = order['status'] === 'REJECTED';
-    return { found: true, report: { ok: !refused, reason: refused ? 'binance: order rejected' : null, fills, resting_qty_1e8: restingOf(order) } };
+    throw new RestFailure(`order ${child_id}: trades and executed quantity disagree`, 'timeout');
   }
 
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
@@ -280,7 +294,7 @@ export class BinanceSpot implements LiveVenue {
   }
 
   async balances(account: VenueAccount): Promise<AssetBalance[]> {
-    const answer = await this.signed(account, 'GET', '/api/v3/account', 'omitZeroBalances=true', COST.account, QUERY_TIMEOUT_MS);
+    const answer = await this.signed(account, 'GET', '/api/v3/account', '', COST.account, QUERY_TIMEOUT_MS);
     const balances = decodeBalances(answer.body);
     if (balances === undefined) throw new RestFailure('unreadable account answer', 'network');
     return balances;
@@ -319,6 +333,7 @@ export class BinanceSpot implements LiveVenue {
     });
     if (answer.status === 200) return answer;
     const error = errorOf(answer.body);
+    if (error !== undefined && FATE_UNKNOWN.has(error.code)) throw new RestFailure(`binance ${error.code}: ${error.msg}`, 'timeout');
     if (error !== undefined && answer.status < 500) throw new VenueRejection(`binance ${error.code}: ${error.msg}`, NO_SUCH_ORDER.has(error.code));
     if (answer.status === 429 || answer.status === 418) throw new VenueRejection(`binance ${answer.status}: rate limited`);
     if (answer.status < 500) throw new VenueRejection(`binance ${answer.status}`);

@@ -215,7 +215,7 @@ export function decodeBalances(body: unknown): AssetBalance[] | undefined {
     const free = decimalToScaled(b['free'], QTY);
     const locked = decimalToScaled(b['locked'], QTY);
     if (free === undefined || locked === undefined) return undefined;
-    if (free === 0n && locked === 0n) continue;
+    // Zero rows are kept: an asset sold out or withdrawn on the venue must reach the ledger as 0.
     out.push({ asset: b['asset'], free_1e8: free, locked_1e8: locked });
   }
   return out;

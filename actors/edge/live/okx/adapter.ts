@@ -7,7 +7,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { okxSignature } from '../signing.ts';
 import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
 import type { FeeContext } from '../binance/codec.ts';
 import { OkxBookSync } from './book-sync.ts';
 import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
@@ -15,8 +15,14 @@ import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decod
 const QUERY_TIMEOUT_MS = 3_000;
 /** Order placement times out inside the router's 2 s leg timeout; the router then reconciles. */
 const ORDER_TIMEOUT_MS = 1_200;
-/** OKX rejects a request whose timestamp is more than 30 s off: a lookup finding nothing after that is final. */
-const ACCEPT_WINDOW_MS = 30_000;
+/**
+ * Each order carries OKX's `expTime` header this far ahead: OKX drops an order it has not
+ * processed by then, so a lookup finding nothing after it (and the edge's margin) is final,
+ * well inside the router's reconciliation attempts (~27 s).
+ */
+const ACCEPT_WINDOW_MS = 5_000;
+/** OKX codes that leave an order's fate unknown: 50004 "endpoint request timeout", 51149 "order timed out". */
+const FATE_UNKNOWN = new Set(['50004', '51149']);
 /** How often, and how many times, an IOC's state is read until the matching engine is done with it. */
 const SETTLE_POLL_MS = 20;
 const SETTLE_POLLS = 10;
@@ -162,11 +168,13 @@ export class OkxSpot implements LiveVenue {
     const instrument = this.instruments.get(instId);
     const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
     if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) return refused(`below OKX's minimum size for ${instId}`);
-    const body = orderBody(instId, leg.child_id, leg.side, qty, leg.limit_price_1e9, leg.time_in_force);
+    const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument?.tick_1e9 ?? 0);
+    if (limit !== null && limit <= 0) return refused(`limit below OKX's tick for ${instId}`);
+    const body = orderBody(instId, leg.child_id, leg.side, qty, limit, leg.time_in_force);
     if (body === undefined) return refused(`child id ${leg.child_id} has no OKX clOrdId`);
     let answer: RestAnswer;
     try {
-      answer = await this.signed(account, 'POST', '/api/v5/trade/order', body, COST.trade, ORDER_TIMEOUT_MS, false);
+      answer = await this.signed(account, 'POST', '/api/v5/trade/order', body, COST.trade, ORDER_TIMEOUT_MS, false, { expTime: String(Date.now() + ACCEPT_WINDOW_MS) });
     } catch (err) {
       // Refused as a whole (a bad signature, a rate limit): nothing reached the book.
       if (err instanceof VenueRejection) return refused(err.reason);
@@ -174,17 +182,26 @@ export class OkxSpot implements LiveVenue {
     }
     const ack = decodeOrderAck(answer.body);
     if (ack === undefined) throw new RestFailure('unreadable order answer', 'timeout');
-    if (!ack.ok) return refused(ack.reason);
+    if (!ack.ok) {
+      if (FATE_UNKNOWN.has(ack.code)) throw new RestFailure(ack.reason, 'timeout');
+      return refused(ack.reason);
+    }
     // The place answer carries no fills: read the order until the engine is done with an IOC.
-    const found = await this.settled(account, instId, okxClientOrderId(leg.child_id)!, leg.symbol, leg.time_in_force === 'ioc');
-    if (!found.found) throw new RestFailure('order placed but not found', 'timeout');
-    return found.report;
+    // The order is on the venue now: any failure from here leaves its fate to reconciliation,
+    // never a refusal (a local rate limit on the read included).
+    try {
+      const found = await this.settled(account, instId, okxClientOrderId(leg.child_id)!, leg.symbol, leg.time_in_force === 'ioc');
+      if (!found.found) throw new Error('placed but not found');
+      return found.report;
+    } catch (err) {
+      throw new RestFailure(`order placed, its state not read: ${(err as Error).message}`, 'timeout');
+    }
   }
 
-  async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
+  async lookup(account: VenueAccount, child_id: string, symbol: string, knownFilled_1e8?: number): Promise<OrderLookup> {
     const clOrdId = okxClientOrderId(child_id);
     if (clOrdId === undefined) return { found: false };
-    return this.settled(account, instIdOf(symbol), clOrdId, symbol, false);
+    return this.settled(account, instIdOf(symbol), clOrdId, symbol, false, knownFilled_1e8);
   }
 
   async cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
@@ -255,11 +272,13 @@ export class OkxSpot implements LiveVenue {
   }
 
   /** The order and its fills, read again while an IOC is still in the matching engine or its fills lag its state. */
-  private async settled(account: VenueAccount, instId: string, clOrdId: string, symbol: string, ioc: boolean): Promise<OrderLookup> {
+  private async settled(account: VenueAccount, instId: string, clOrdId: string, symbol: string, ioc: boolean, knownFilled_1e8?: number): Promise<OrderLookup> {
     for (let poll = 0; ; poll++) {
       const order = await this.order(account, instId, clOrdId);
       if (order === undefined) return { found: false };
       const working = order.state === 'live' || order.state === 'partially_filled';
+      // Nothing executed since the caller was told: the fills need no read (a resting leg's poll).
+      if (order.filled_qty_1e8 === knownFilled_1e8 && !(ioc && working)) return { found: true, report: legReportOf(order, []) };
       let fills: LegReport['fills'] = [];
       if (order.filled_qty_1e8 > 0) {
         const answer = await this.signed(account, 'GET', `/api/v5/trade/fills?instType=SPOT&instId=${instId}&ordId=${order.ordId}`, '', COST.query, QUERY_TIMEOUT_MS, true);
@@ -267,7 +286,7 @@ export class OkxSpot implements LiveVenue {
       }
       const complete = fills.reduce((sum, f) => sum + f.qty_1e8, 0) === order.filled_qty_1e8;
       if ((complete && !(ioc && working)) || poll >= SETTLE_POLLS) {
-        if (!complete) throw new RestFailure(`fills of ${clOrdId} incomplete`, 'timeout');
+        if (!complete || (ioc && working)) throw new RestFailure(`order ${clOrdId} not settled`, 'timeout');
         return { found: true, report: legReportOf(order, fills) };
       }
       await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
@@ -291,7 +310,7 @@ export class OkxSpot implements LiveVenue {
    * `strict`: a non-"0" code in a 200 answer is a rejection (reads); an order or cancel answer
    * is decoded by the caller, whose rows say more.
    */
-  private async signed(account: VenueAccount, method: 'GET' | 'POST', path: string, body: string, cost: readonly number[], timeoutMs: number, strict: boolean): Promise<RestAnswer> {
+  private async signed(account: VenueAccount, method: 'GET' | 'POST', path: string, body: string, cost: readonly number[], timeoutMs: number, strict: boolean, extra: Record<string, string> = {}): Promise<RestAnswer> {
     const { api_key, api_secret, passphrase } = account.credentials;
     const timestamp = new Date().toISOString();
     const answer = await this.rest.send({
@@ -303,13 +322,14 @@ export class OkxSpot implements LiveVenue {
         'OK-ACCESS-TIMESTAMP': timestamp,
         'OK-ACCESS-PASSPHRASE': passphrase ?? '',
         ...(body === '' ? {} : { 'Content-Type': 'application/json' }),
+        ...extra,
       },
       ...(body === '' ? {} : { body }),
       cost,
       timeoutMs,
     });
     const error = okxError(answer.body);
-    if (answer.status >= 500) throw new RestFailure(`okx ${answer.status}: fate unknown`, 'timeout');
+    if (answer.status >= 500 || (error !== undefined && FATE_UNKNOWN.has(error.code))) throw new RestFailure(`okx ${error?.code ?? answer.status}: fate unknown`, 'timeout');
     if (answer.status !== 200) throw new VenueRejection(error === undefined ? `okx ${answer.status}` : `okx ${error.code}: ${error.msg}`, error !== undefined && NO_SUCH_ORDER.has(error.code));
     if (strict && error !== undefined) throw new VenueRejection(`okx ${error.code}: ${error.msg}`, NO_SUCH_ORDER.has(error.code));
     return answer;

@@ -111,14 +111,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     ctx.log.info({ edge: this.spec.edge_id, venue: this.spec.venue }, 'live venue edge started');
     // After a runtime restart of this actor (not of the process) its own children still work:
     // they are this run's, not leftovers.
-    if (ctx.restarts === 0) {
-      this.orders.cancelLeftovers().then(
-        ({ cancelled, failed }) => {
-          if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'orders of the last run cancelled on the venue');
-        },
-        (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
-      );
-    }
+    if (ctx.restarts === 0) this.cancelLeftovers(0);
   }
 
   onStop(): void {
@@ -232,6 +225,18 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
         ctx.publish(LIVE_HALT_TOPIC.name, { venue: this.spec.venue, edge_id: this.spec.edge_id, at_ms: Date.now(), cancelled, failed } satisfies LiveHaltReport);
       },
       (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'kill switch: cancel-all not done'),
+    );
+  }
+
+  /** Leftovers of the last run, cancelled at start; an account the venue did not answer is tried again (30 s apart, five times). */
+  private cancelLeftovers(attempt: number): void {
+    const ctx = this.ctx!;
+    this.orders!.cancelLeftovers().then(
+      ({ cancelled, failed }) => {
+        if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed, attempt }, 'orders of the last run cancelled on the venue');
+        if (failed > 0 && attempt < 5) ctx.schedule(30_000, () => this.cancelLeftovers(attempt + 1));
+      },
+      (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
     );
   }
 

@@ -21,6 +21,8 @@ const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 /** A resync that has not made the book whole by then is tried again (a snapshot lost on the way). */
 const CONFIRM_MS = 5_000;
+/** A book that stayed whole this long has earned its backoff back; one that breaks sooner keeps backing off. */
+const STEADY_MS = 10_000;
 
 /** One symbol's book on a venue and its sync state. */
 export class BookFeed<S extends FeedSync> {
@@ -29,6 +31,8 @@ export class BookFeed<S extends FeedSync> {
   readonly sync: S;
   busy = false;
   backoffMs = 0;
+  /** when the book last became whole (0: not whole since the feed began) */
+  wholeAt = 0;
   timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -59,8 +63,12 @@ export class BookFeeds<S extends FeedSync> {
     private readonly hooks: {
       sink(): MarketSink | undefined;
       makeSync(book: L2Book, changes: number[]): S;
-      /** Starts a resync of the feed; rejects when it could not (retried with backoff). */
-      resync(feed: BookFeed<S>): Promise<void>;
+      /**
+       * Starts a resync of the feed; rejects when it could not (retried with backoff). Resolves
+       * true when the outcome is already settled (a REST snapshot applied), false when the
+       * snapshot comes later on the stream (confirmed after CONFIRM_MS).
+       */
+      resync(feed: BookFeed<S>): Promise<boolean>;
     },
   ) {}
 
@@ -111,7 +119,7 @@ export class BookFeeds<S extends FeedSync> {
         feed.changes.length = 0;
         return;
       case 'synced':
-        feed.backoffMs = 0;
+        feed.wholeAt = Date.now();
         feed.changes.length = 0;
         if (feed.timer !== undefined) {
           clearTimeout(feed.timer);
@@ -147,6 +155,9 @@ export class BookFeeds<S extends FeedSync> {
   /** Resyncs the feed after its backoff; one at a time per feed, and only while it is subscribed and the stream is up. */
   resync(feed: BookFeed<S>): void {
     if (feed.busy || feed.timer !== undefined || this.stopped || this.bySymbol.get(feed.listing.symbol) !== feed) return;
+    // A book that broke right after it was whole (a checksum that keeps failing) keeps backing off.
+    if (feed.wholeAt > 0 && Date.now() - feed.wholeAt >= STEADY_MS) feed.backoffMs = 0;
+    feed.wholeAt = 0;
     const delay = feed.backoffMs;
     feed.backoffMs = Math.min(BACKOFF_MAX_MS, Math.max(BACKOFF_MIN_MS, feed.backoffMs * 2));
     const run = () => {
@@ -154,10 +165,13 @@ export class BookFeeds<S extends FeedSync> {
       if (!this.connected) return;
       feed.busy = true;
       this.hooks.resync(feed).then(
-        () => {
+        (settled) => {
           feed.busy = false;
-          // Not whole by then: the snapshot went missing; try again.
-          if (!feed.sync.synced) this.later(feed, CONFIRM_MS);
+          if (feed.sync.synced) return;
+          // Settled and still not whole (a stale snapshot, a gap in what it bridged): again, after
+          // the backoff. Otherwise the snapshot is on its way: confirm it came.
+          if (settled) this.resync(feed);
+          else this.later(feed, CONFIRM_MS);
         },
         () => {
           feed.busy = false;
@@ -167,6 +181,11 @@ export class BookFeeds<S extends FeedSync> {
     };
     if (delay === 0) run();
     else this.later(feed, delay, run);
+  }
+
+  /** A subscription just sent: its snapshot must come within CONFIRM_MS, else the feed resyncs. */
+  expect(feed: BookFeed<S>): void {
+    this.later(feed, CONFIRM_MS);
   }
 
   stop(): void {

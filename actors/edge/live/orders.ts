@@ -132,6 +132,11 @@ export class LiveOrders {
   /** Sends a child (`Execute`: IOC, `Place`: GTC); answers the venue's report, or NO_REPLY when its fate is unknown. */
   async leg(client_id: string, owner: string, child_id: string, symbol: string, side: 'buy' | 'sell', qty_1e8: number, limit_price_1e9: number | null, gtc: boolean): Promise<Answer | typeof NO_REPLY> {
     if (this.journal.refused(child_id)) return this.answer(child_id, gtc, { ok: false, reason: 'reconciled_as_not_received', fills: [], resting_qty_1e8: 0 });
+    // The same child twice (a duplicated frame): never sent again; the first send's answer stands.
+    if (this.sent.get(child_id) !== undefined) {
+      const known = this.journal.peek(child_id);
+      return known?.known === true ? known.result : NO_REPLY;
+    }
     const account = this.account(client_id);
     if (account === undefined) return this.answer(child_id, gtc, { ok: false, reason: `no ${this.host.venue} credentials stored for this client`, fills: [], resting_qty_1e8: 0 });
     const leg: SentLeg = { child_id, client_id, symbol, owner, resting: gtc, sent_ms: Date.now(), qty_1e8 };

@@ -176,12 +176,13 @@ export class BinanceSpot implements LiveVenue {
   }
 
   /** A REST snapshot into the feed's sync; rejects (retried with backoff) when none could be read. */
-  private async fetchSnapshot(feed: BookFeed<DiffDepthSync>): Promise<void> {
+  private async fetchSnapshot(feed: BookFeed<DiffDepthSync>): Promise<boolean> {
     const answer = await this.rest.send({ method: 'GET', path: `/api/v3/depth?symbol=${feed.venueSymbol}&limit=${SNAPSHOT_LIMIT}`, cost: COST.depth, timeoutMs: QUERY_TIMEOUT_MS });
     const snapshot = answer.status === 200 ? decodeDepthSnapshot(answer.body) : undefined;
     if (snapshot === undefined) throw new Error(`depth snapshot ${answer.status}`);
-    if (!this.feeds.connected) return;
+    if (!this.feeds.connected) return true;
     this.feeds.settle(feed, feed.sync.onSnapshot(snapshot.lastUpdateId, snapshot.bids, snapshot.asks), wallClockNs());
+    return true;
   }
 
   private async loadInstruments(attempt: number): Promise<void> {

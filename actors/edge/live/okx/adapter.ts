@@ -26,6 +26,9 @@ const FATE_UNKNOWN = new Set(['50004', '51149']);
 /** How often, and how many times, an IOC's state is read until the matching engine is done with it. */
 const SETTLE_POLL_MS = 20;
 const SETTLE_POLLS = 10;
+/** OKX's page size for lists, and the most pages read (an account with 5,000 open orders is not ours to walk). */
+const PAGE = 100;
+const MAX_PAGES = 50;
 
 /**
  * OKX's limits are per endpoint, per 2 s: placing and cancelling 60, order and fills reads 60,
@@ -72,6 +75,7 @@ export class OkxSpot implements LiveVenue {
       // A resync is a fresh subscription: OKX answers it with a snapshot on the stream.
       resync: async (feed) => {
         if (!this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol])) || !this.stream.send(booksSubscription('subscribe', [feed.venueSymbol]))) throw new Error('stream closed');
+        return false;
       },
     });
     this.rest = new VenueRest(endpoints.rest, this.limits, undefined, endpoints.headers);
@@ -100,8 +104,8 @@ export class OkxSpot implements LiveVenue {
     const listing = this.listings.get(symbol);
     if (listing === undefined || !this.trades(instIdOf(symbol))) return false;
     if (this.feeds.get(symbol) !== undefined) return true;
-    this.feeds.add(listing, instIdOf(symbol));
-    if (this.feeds.connected) this.stream.send(booksSubscription('subscribe', [instIdOf(symbol)]));
+    const feed = this.feeds.add(listing, instIdOf(symbol));
+    if (this.feeds.connected && this.stream.send(booksSubscription('subscribe', [instIdOf(symbol)]))) this.feeds.expect(feed);
     return true;
   }
 
@@ -116,7 +120,7 @@ export class OkxSpot implements LiveVenue {
   private onOpen(): void {
     this.feeds.connected = true;
     const feeds = this.feeds.all();
-    if (feeds.length > 0) this.stream.send(booksSubscription('subscribe', feeds.map((f) => f.venueSymbol)));
+    if (feeds.length > 0 && this.stream.send(booksSubscription('subscribe', feeds.map((f) => f.venueSymbol)))) for (const feed of feeds) this.feeds.expect(feed);
   }
 
   private onFrame(text: string): void {
@@ -223,10 +227,27 @@ export class OkxSpot implements LiveVenue {
     return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
   }
 
+  /**
+   * Every row of a paged list (100 a page, the next page `after` the last row's cursor field):
+   * an account with more than 100 open orders, or an order with more than 100 fills, is read whole.
+   */
+  private async allRows(account: VenueAccount, path: string, cursor: string): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = [];
+    let after = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await this.signed(account, 'GET', `${path}&limit=${PAGE}${after === '' ? '' : `&after=${after}`}`, '', COST.query, QUERY_TIMEOUT_MS, true);
+      const data = ((answer.body as { data?: unknown }).data ?? []) as Record<string, unknown>[];
+      rows.push(...data);
+      const last = data[data.length - 1]?.[cursor];
+      if (data.length < PAGE || typeof last !== 'string' || last === '') return rows;
+      after = last;
+    }
+    throw new RestFailure(`${path}: more than ${MAX_PAGES} pages`, 'network');
+  }
+
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
-    const pending = await this.signed(account, 'GET', '/api/v5/trade/orders-pending?instType=SPOT', '', COST.query, QUERY_TIMEOUT_MS, true);
     const out: { child_id: string; symbol: string }[] = [];
-    for (const r of ((pending.body as { data?: unknown }).data ?? []) as Record<string, unknown>[]) {
+    for (const r of await this.allRows(account, '/api/v5/trade/orders-pending?instType=SPOT', 'ordId')) {
       const child = typeof r['clOrdId'] === 'string' ? childIdOfOkx(r['clOrdId']) : undefined;
       if (child !== undefined && typeof r['instId'] === 'string' && this.listings.has(r['instId'])) out.push({ child_id: child, symbol: r['instId'] });
     }
@@ -235,8 +256,7 @@ export class OkxSpot implements LiveVenue {
 
   async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {
     const wanted = new Set(symbols.map(instIdOf));
-    const pending = await this.signed(account, 'GET', '/api/v5/trade/orders-pending?instType=SPOT', '', COST.query, QUERY_TIMEOUT_MS, true);
-    const rows = ((pending.body as { data?: unknown }).data ?? []) as Record<string, unknown>[];
+    const rows = await this.allRows(account, '/api/v5/trade/orders-pending?instType=SPOT', 'ordId');
     const open = rows.filter((r) => typeof r['instId'] === 'string' && wanted.has(r['instId']) && typeof r['ordId'] === 'string').map((r) => ({ instId: r['instId'] as string, ordId: r['ordId'] as string }));
     let cancelled = 0;
     // At most 20 orders per batch request.
@@ -244,6 +264,9 @@ export class OkxSpot implements LiveVenue {
       const answer = await this.signed(account, 'POST', '/api/v5/trade/cancel-batch-orders', JSON.stringify(open.slice(i, i + 20)), COST.trade, QUERY_TIMEOUT_MS, false);
       const done = ((answer.body as { data?: unknown }).data ?? []) as Record<string, unknown>[];
       cancelled += done.filter((r) => r['sCode'] === '0').length;
+      // 51400 (already filled or cancelled) is nothing left to cancel; anything else is a refusal to report.
+      const refusedRows = done.filter((r) => r['sCode'] !== '0' && r['sCode'] !== '51400');
+      if (refusedRows.length > 0) throw new VenueRejection(`okx: ${refusedRows.length} orders not cancelled (${String(refusedRows[0]!['sCode'])}: ${String(refusedRows[0]!['sMsg'])})`);
     }
     return cancelled;
   }
@@ -281,8 +304,8 @@ export class OkxSpot implements LiveVenue {
       if (order.filled_qty_1e8 === knownFilled_1e8 && !(ioc && working)) return { found: true, report: legReportOf(order, []) };
       let fills: LegReport['fills'] = [];
       if (order.filled_qty_1e8 > 0) {
-        const answer = await this.signed(account, 'GET', `/api/v5/trade/fills?instType=SPOT&instId=${instId}&ordId=${order.ordId}`, '', COST.query, QUERY_TIMEOUT_MS, true);
-        fills = decodeFills(answer.body, this.feeContext(symbol)) ?? [];
+        const rows = await this.allRows(account, `/api/v5/trade/fills?instType=SPOT&instId=${instId}&ordId=${order.ordId}`, 'billId');
+        fills = decodeFills({ code: '0', msg: '', data: rows }, this.feeContext(symbol)) ?? [];
       }
       const complete = fills.reduce((sum, f) => sum + f.qty_1e8, 0) === order.filled_qty_1e8;
       if ((complete && !(ioc && working)) || poll >= SETTLE_POLLS) {

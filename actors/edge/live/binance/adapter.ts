@@ -1,5 +1,5 @@
 import type { VenueId } from '../../../../domain/market.ts';
-import { venueFee1e9, wallClockNs } from '../../../../domain/units.ts';
+import { wallClockNs } from '../../../../domain/units.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
 import { parseScaled } from '../decimal.ts';
 import type { L2Book } from '../l2-book.ts';
@@ -23,6 +23,7 @@ import {
   restingOf,
   venueSymbolOf,
   type BinanceInstrument,
+  feeContextOf,
   type FeeContext,
 } from './codec.ts';
 import { DiffDepthSync } from './depth-sync.ts';
@@ -342,11 +343,6 @@ export class BinanceSpot implements LiveVenue {
   }
 
   private feeContext(symbol: string): FeeContext {
-    const listing = this.listings.get(symbol);
-    return {
-      base: listing?.base ?? '',
-      quote: listing?.quote ?? '',
-      fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? this.fees.maker_bps : this.fees.taker_bps),
-    };
+    return feeContextOf(this.listings.get(symbol), this.fees);
   }
 }

@@ -1,4 +1,4 @@
-import { decimalToScaled } from '../../../../domain/units.ts';
+import { decimalToScaled, venueFee1e9 } from '../../../../domain/units.ts';
 import { formatScaled, parseScaled } from '../decimal.ts';
 import type { DepthEvent } from './depth-sync.ts';
 import type { AssetBalance, LegReport, VenueFill } from '../venue.ts';
@@ -143,6 +143,15 @@ export interface FeeContext {
   quote: string;
   /** the fee the account's rate implies for a fill, USD 1e9 (prices a commission in a third asset) */
   fallbackFee(price_1e9: number, qty_1e8: number, isMaker: boolean): number;
+}
+
+/** A listing's fee context at the edge's schedule (every adapter prices commissions alike). */
+export function feeContextOf(listing: { base: string; quote: string } | undefined, fees: { maker_bps: number; taker_bps: number }): FeeContext {
+  return {
+    base: listing?.base ?? '',
+    quote: listing?.quote ?? '',
+    fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? fees.maker_bps : fees.taker_bps),
+  };
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { VenueId } from '../../../../domain/market.ts';
-import { venueFee1e9 } from '../../../../domain/units.ts';
 import { BookFeeds, type FeedListing } from '../book-feeds.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
 import type { L2Book } from '../l2-book.ts';
@@ -8,7 +7,7 @@ import { okxSignature } from '../signing.ts';
 import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
-import type { FeeContext } from '../binance/codec.ts';
+import { feeContextOf, type FeeContext } from '../binance/codec.ts';
 import { OkxBookSync } from './book-sync.ts';
 import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
 
@@ -359,12 +358,7 @@ export class OkxSpot implements LiveVenue {
   }
 
   private feeContext(symbol: string): FeeContext {
-    const listing = this.listings.get(symbol);
-    return {
-      base: listing?.base ?? '',
-      quote: listing?.quote ?? '',
-      fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? this.fees.maker_bps : this.fees.taker_bps),
-    };
+    return feeContextOf(this.listings.get(symbol), this.fees);
   }
 }
 

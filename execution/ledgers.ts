@@ -323,7 +323,8 @@ export class Ledgers {
       throw refuse(ResultCode.SANDBOX_POSITIONS_LIMIT, `a sandbox account holds at most ${SANDBOX_MAX_ROWS} positions; this write would leave ${(replace ? 0 : ledger.rowCount) + added.size}`, 'positions');
     }
     const deleted = replace ? ledger.clear() : 0;
-    for (const p of positions) ledger.setPosition(p.venue, p.instrument, p.qty_1e8, p.entry_price_usd_1e9);
+    const at = nowNs();
+    for (const p of positions) ledger.setPosition(p.venue, p.instrument, p.qty_1e8, p.entry_price_usd_1e9, at);
     // A contract of a market that has resolved is resolved as it is written.
     ledger.resolveContracts(this.storedOutcome);
     this.write(state);

@@ -511,8 +511,10 @@ export class Ledger {
    * nothing changed, for an amount that is not an integer, a negative entry price, an empty
    * name, or a spot instrument of the other kind than its asset's (`instrumentForAsset`: a spot
    * row is keyed by its bare asset, so `crypto` USD would take the fiat row's place).
+   * A stated perp owes no funding instant before `at_ns` (when it was stated): without it the
+   * funding clock would charge it the venue's whole past history at its next tick.
    */
-  setPosition(venue: string, instrument: Instrument, qty_1e8: IntLike, entry_price_usd_1e9: IntLike): LedgerRow | undefined {
+  setPosition(venue: string, instrument: Instrument, qty_1e8: IntLike, entry_price_usd_1e9: IntLike, at_ns = 0): LedgerRow | undefined {
     const qty = toBig(qty_1e8);
     const entry = toBig(entry_price_usd_1e9);
     if (qty === undefined || entry === undefined || entry < ZERO || typeof venue !== 'string' || venue.length === 0) return undefined;
@@ -523,6 +525,7 @@ export class Ledger {
     const row = this.venues.get(venue)?.get(key) ?? this.createRow(venue, checked, key);
     row.qty = qty;
     row.entry = entry;
+    if (checked.kind === 'perp') row.fundingThroughNs = Math.max(row.fundingThroughNs, at_ns);
     settleLifecycle(row);
     return copyRow(row);
   }

@@ -715,6 +715,19 @@ describe('ledger: stated positions (setPosition, clear)', () => {
     assert.equal(totals.cash_usd_1e9, 1_000 * USD);
   });
 
+  it('a stated perp owes no funding instant before it was stated, and pays the next one (no quote row appears before)', () => {
+    const ledger = new Ledger('sandbox');
+    must(ledger.setPosition('hyperliquid', perp, -2 * UNIT, 61_000 * USD, 5_000));
+    assert.deepEqual(ledger.openPerps(), [{ venue: 'hyperliquid', symbol: 'BTC-USDT', funding_through_ns: 5_000 }]);
+    assert.equal(ledger.accrueFunding({ venue: 'hyperliquid', symbol: 'BTC-USDT', ts_ns: 4_000, rate_1e9: 100_000, mark_1e9: 60_000 * USD }), undefined);
+    assert.equal(ledger.rowCount, 1, 'no USDT row for an instant the position was not held through');
+    // -2 BTC x $60,000 x 0.0001: a short receives $12 at a positive rate.
+    assert.equal(ledger.accrueFunding({ venue: 'hyperliquid', symbol: 'BTC-USDT', ts_ns: 6_000, rate_1e9: 100_000, mark_1e9: 60_000 * USD })!.paid_usd_1e9, -12n * 10n ** 9n);
+    // Stating it again later moves its clock forward, never back.
+    must(ledger.setPosition('hyperliquid', perp, -1 * UNIT, 61_000 * USD, 1_000));
+    assert.equal(ledger.openPerps()[0]!.funding_through_ns, 6_000);
+  });
+
   it('upserts by (venue, instrument): qty and entry are replaced, id, realized PnL, fees and locks stay', () => {
     const ledger = workedExample();
     const btc = must(ledger.asset('binance', 'BTC'));

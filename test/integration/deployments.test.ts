@@ -75,10 +75,15 @@ describe('strategy deployments (real service, WASM algos)', () => {
       await stream.next((f) => f.type === 'subscribed');
 
       // Its quotes reach the venue as GTC limit orders at the touch, with the lineage.
+      let seen: ApiOrder[] = [];
       const quoted = await until('lineage orders', async () => {
-        const orders = await ordersOf(id);
-        return orders.some((o) => o.status === 'RUNNING' || o.status === 'COMPLETED' || o.status === 'CANCELLED') ? orders : undefined;
-      }, 15_000, 200);
+        seen = await ordersOf(id);
+        return seen.some((o) => o.status === 'RUNNING' || o.status === 'COMPLETED' || o.status === 'CANCELLED') ? seen : undefined;
+      }, 30_000, 200).catch(async (err: Error) => {
+        // Say what there was instead (seen once in a full run, never alone): the orders' states and the algo's last words.
+        const state = { orders: seen.map((o) => [o.status, o['reject_reason'] ?? null]), deployment: await get(id), logs: (await logs(id)).slice(-10) };
+        throw new Error(`${err.message}: ${JSON.stringify(state)}`);
+      });
       assert.ok(quoted.every((o) => o['symbol'] === 'BTC-USDT' && String(o['client_order_id']).startsWith(`${id}.0.`)), JSON.stringify(quoted.map((o) => [o['symbol'], o['client_order_id']])));
       const line = await stream.next((f) => f.channel === `deployment_logs:${id}`, 10_000);
       assert.equal((line.data as { deployment_id: string }).deployment_id, id);

@@ -100,6 +100,8 @@ export class FakeExchange {
   private nextOrderId = 1;
   private nextTradeId = 5_000_000;
   commissionBps = 10;
+  /** the commission in the quote asset on both sides (Kraken's `fciq`), not in the asset received */
+  feeInQuote = false;
 
   constructor(
     symbols: FakeSymbol[],
@@ -138,6 +140,10 @@ export class FakeExchange {
 
   tradesOf(orderId: number): FakeTrade[] {
     return this.trades.filter((t) => t.orderId === orderId);
+  }
+
+  tradeById(id: number): FakeTrade | undefined {
+    return this.trades.find((t) => t.id === id);
   }
 
   /** Sets a level and publishes it (qty 0 removes it). */
@@ -211,8 +217,8 @@ export class FakeExchange {
     const account = this.accounts.get(order.apiKey)!;
     const quoteQty = Math.round((qty * price) / P);
     const buy = order.side === 'BUY';
-    const received = buy ? s.base : s.quote;
-    const commission = Math.ceil(((buy ? qty : quoteQty) * this.commissionBps) / 10_000);
+    const received = this.feeInQuote ? s.quote : buy ? s.base : s.quote;
+    const commission = Math.ceil(((buy && !this.feeInQuote ? qty : quoteQty) * this.commissionBps) / 10_000);
     const base = (account.balances[s.base] ??= { free: 0, locked: 0 });
     const quote = (account.balances[s.quote] ??= { free: 0, locked: 0 });
     if (buy) {
@@ -221,7 +227,10 @@ export class FakeExchange {
         quote.locked -= reserved;
         quote.free += reserved - quoteQty;
       } else quote.free -= quoteQty;
-      base.free += qty - commission;
+      if (this.feeInQuote) {
+        quote.free -= commission;
+        base.free += qty;
+      } else base.free += qty - commission;
     } else {
       if (isMaker) base.locked -= qty;
       else base.free -= qty;

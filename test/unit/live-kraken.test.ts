@@ -36,6 +36,8 @@ import { krakenApiSign } from '../../actors/edge/live/signing.ts';
 import { CHECKSUM_LEVELS, KrakenBookSync, checksumToken, crc32Unsigned, type KrakenBookDepth } from '../../actors/edge/live/kraken/book-sync.ts';
 import {
   addOrderBody,
+  decodeTradeVolume,
+  tradeVolumeBody,
   assetNames,
   balanceBody,
   bookSubscription,
@@ -505,6 +507,8 @@ describe('Kraken private request bodies', () => {
     assert.ok(market.ok);
     assert.equal(addOrderBody('3', xbtusd, child, 'buy', market.terms, 'ioc'), `nonce=3&ordertype=market&type=buy&volume=0.0001&pair=XBTUSD&oflags=fciq&cl_ord_id=${clOrdId}`);
     assert.equal(addOrderBody('4', xbtusd, 'not-a-child', 'buy', market.terms, 'ioc'), undefined, 'no cl_ord_id: no order');
+    // The deadline goes last, percent-encoded as a form value.
+    assert.equal(addOrderBody('6', xbtusd, child, 'buy', market.terms, 'ioc', '2026-11-27T18:00:05.000Z'), `nonce=6&ordertype=market&type=buy&volume=0.0001&pair=XBTUSD&oflags=fciq&cl_ord_id=${clOrdId}&deadline=2026-11-27T18%3A00%3A05.000Z`);
     const ethBtc = orderTerms(ethxbt, 'buy', 1_000_000, 51_234_567);
     assert.ok(ethBtc.ok);
     assert.match(addOrderBody('5', ethxbt, child, 'buy', ethBtc.terms, 'gtc')!, /&volume=0.01&pair=ETHXBT&price=0.05123&/);
@@ -685,5 +689,25 @@ describe('Kraken REST answers', () => {
     ]);
     assert.equal(decodeBalances({ error: [], result: { XXBT: '1e3' } }, names), undefined);
     assert.equal(decodeBalances({ error: ['EAPI:Invalid key'] }, names), undefined);
+  });
+});
+
+describe('Kraken fee tier (TradeVolume)', () => {
+  it("reads the pair's taker and maker rates in percent as bps, exactly, from the spec's example shape", () => {
+    const body = {
+      error: [],
+      result: {
+        currency: 'ZUSD',
+        volume: '200709587.4223',
+        fees: { XXBTZUSD: { fee: '0.1000', minfee: '0.1000', maxfee: '0.2600', nextfee: null, nextvolume: null, tiervolume: '10000000.0000' } },
+        fees_maker: { XXBTZUSD: { fee: '0.0000', minfee: '0.0000', maxfee: '0.1600', nextfee: null, nextvolume: null, tiervolume: '10000000.0000' } },
+      },
+    };
+    assert.deepEqual(decodeTradeVolume(body), { volume: '200709587.4223', currency: 'ZUSD', taker_bps: 10, maker_bps: 0 });
+    assert.equal(decodeTradeVolume({ error: [], result: { fees: { X: { fee: '0.2600' } } } })?.taker_bps, 26);
+    assert.equal(decodeTradeVolume({ error: [], result: { fees: { X: { fee: '0.2600' } } } })?.maker_bps, null, 'no maker table: the caller keeps its own');
+    assert.equal(decodeTradeVolume({ error: ['EGeneral:Permission denied'] }), undefined);
+    assert.equal(decodeTradeVolume({ error: [], result: { volume: '0' } }), undefined, 'no taker row');
+    assert.equal(tradeVolumeBody('7', 'XBTUSD'), 'nonce=7&pair=XBTUSD');
   });
 });

@@ -24,6 +24,17 @@ describe('VenueLimits', () => {
     assert.equal(limits.admit([50, 0], t + 10_001), 49_999, 'weight 104 of 100: wait for the minute');
   });
 
+  it("a decaying counter (Kraken's) allows its burst, then one request per 1/decay seconds, and says how long to wait", () => {
+    const limits = new VenueLimits([{ name: 'API_COUNTER', limit: 15, decay_per_s: 0.5 }]);
+    const t = 1_800_000_000_000;
+    for (let i = 0; i < 15; i++) assert.equal(limits.admit([1], t), 0, `burst request ${i + 1}`);
+    assert.equal(limits.admit([1], t), 2_000, 'the 16th waits for one point to decay');
+    assert.equal(limits.admit([2], t + 1_000), 3_000, 'a cost of 2 at 14.5 waits for 1.5 points');
+    assert.equal(limits.admit([1], t + 2_000), 0, 'one point decayed: one more goes');
+    assert.equal(limits.admit([1], t + 2_000), 2_000);
+    assert.equal(limits.admit([15], t + 60_000), 0, 'a quiet half minute empties it');
+  });
+
   it("takes the venue's own count when it reports more (requests from elsewhere on the same IP)", () => {
     const limits = new VenueLimits(rules);
     const t = 1_800_000_000_000;

@@ -25,6 +25,10 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
     // OKX's demo trading: the same REST host with a header, its own WebSocket host.
     testnet: { rest: 'https://www.okx.com', ws: 'wss://wspap.okx.com:8443', headers: { 'x-simulated-trading': '1' } },
   },
+  // Kraken spot publishes no testnet (its futures demo is another API): production only.
+  kraken: {
+    production: { rest: 'https://api.kraken.com', ws: 'wss://ws.kraken.com' },
+  },
 };
 
 /** The live venues `LIVE_VENUES` names, with their endpoints; throws on an unknown venue or one without an adapter yet. */

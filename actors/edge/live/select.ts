@@ -4,6 +4,7 @@ import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
 import { BinanceSpot } from './binance/adapter.ts';
+import { KrakenSpot } from './kraken/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
 import type { VenueEndpoints } from './endpoints.ts';
 import type { LiveVenue } from './venue.ts';
@@ -17,6 +18,8 @@ function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | u
       return spec.instrument_type === 'spot' ? new BinanceSpot(endpoints, listings, fees) : undefined;
     case 'okx':
       return spec.instrument_type === 'spot' ? new OkxSpot(endpoints, listings, fees) : undefined;
+    case 'kraken':
+      return spec.instrument_type === 'spot' ? new KrakenSpot(endpoints, listings, fees) : undefined;
     default:
       return undefined;
   }

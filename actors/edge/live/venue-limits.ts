@@ -1,15 +1,12 @@
 /**
  * A venue's published request limits, counted as the venue counts them: fixed windows aligned
- * to the clock (Binance's REQUEST_WEIGHT per minute, ORDERS per 10 s), shared by every request
+ * to the clock (Binance's REQUEST_WEIGHT per minute, ORDERS per 10 s) or a counter that decays
+ * at a steady rate (Kraken's: a burst of `limit`, then `decay_per_s`), shared by every request
  * this edge sends, whichever client's order it carries. A 429 or 418 answer (or any
  * `Retry-After`) closes the venue to new requests until the time it names. Pure: the caller
  * passes the clock.
  */
-export interface LimitRule {
-  name: string;
-  limit: number;
-  window_ms: number;
-}
+export type LimitRule = { name: string; limit: number; window_ms: number } | { name: string; limit: number; decay_per_s: number };
 
 export class VenueLimits {
   private readonly used: number[];
@@ -31,7 +28,9 @@ export class VenueLimits {
     for (let i = 0; i < this.rules.length; i++) {
       const rule = this.rules[i]!;
       this.roll(i, nowMs);
-      if (this.used[i]! + (cost[i] ?? 0) > rule.limit) wait = Math.max(wait, this.windowStart[i]! + rule.window_ms - nowMs);
+      const over = this.used[i]! + (cost[i] ?? 0) - rule.limit;
+      if (over <= 0) continue;
+      wait = Math.max(wait, 'window_ms' in rule ? this.windowStart[i]! + rule.window_ms - nowMs : Math.ceil((over * 1_000) / rule.decay_per_s));
     }
     if (wait > 0) return wait;
     for (let i = 0; i < this.rules.length; i++) this.used[i]! += cost[i] ?? 0;
@@ -54,8 +53,16 @@ export class VenueLimits {
     return this.closedUntilMs;
   }
 
+  /** Brings rule i to `nowMs`: a window that ended starts empty; a counter decays for the time since it was last brought up. */
   private roll(i: number, nowMs: number): void {
-    const start = nowMs - (nowMs % this.rules[i]!.window_ms);
+    const rule = this.rules[i]!;
+    if (!('window_ms' in rule)) {
+      const elapsed = Math.max(0, nowMs - this.windowStart[i]!);
+      this.used[i] = Math.max(0, this.used[i]! - (elapsed * rule.decay_per_s) / 1_000);
+      this.windowStart[i] = nowMs;
+      return;
+    }
+    const start = nowMs - (nowMs % rule.window_ms);
     if (start !== this.windowStart[i]) {
       this.windowStart[i] = start;
       this.used[i] = 0;

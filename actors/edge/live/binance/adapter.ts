@@ -2,13 +2,12 @@ import type { VenueId } from '../../../../domain/market.ts';
 import { wallClockNs } from '../../../../domain/units.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
 import { parseScaled } from '../decimal.ts';
-import type { L2Book } from '../l2-book.ts';
-import { BookFeeds, type BookFeed, type FeedListing } from '../book-feeds.ts';
+import type { BookFeed, FeedListing } from '../book-feeds.ts';
+import { StreamedVenue } from '../streamed-venue.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { binanceSignedQuery } from '../signing.ts';
-import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { isChildId, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { isChildId, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import {
   CLIENT_ORDER_ID,
   decodeBalances,
@@ -66,27 +65,20 @@ const COST = {
  * cancels, lookups and balances over signed REST (`X-MBX-APIKEY`, HMAC-SHA256 `signature`,
  * `recvWindow` 5 s). docs/venues/binance.md has the endpoints and what is not supported.
  */
-export class BinanceSpot implements LiveVenue {
+export class BinanceSpot extends StreamedVenue<DiffDepthSync, BinanceInstrument> implements LiveVenue {
   readonly venue: VenueId = 'binance';
   readonly acceptWindowMs = RECV_WINDOW_MS;
   private readonly limits = new VenueLimits(LIMIT_RULES);
   private readonly rest: VenueRest;
-  private readonly stream: VenueStream;
-  private readonly feeds: BookFeeds<DiffDepthSync>;
-  private readonly listings: Map<string, FeedListing>;
-  private readonly instruments = new Map<string, BinanceInstrument>();
-  private sink: MarketSink | undefined;
   private nextRequestId = 1;
-  private stopped = false;
 
   constructor(
     endpoints: VenueEndpoints,
     listings: readonly FeedListing[],
     private readonly fees: { maker_bps: number; taker_bps: number },
   ) {
-    this.listings = new Map(listings.map((l) => [l.symbol, l]));
-    this.feeds = new BookFeeds({
-      sink: () => this.sink,
+    super(listings, {
+      url: `${endpoints.ws}/stream`,
       makeSync: (book, changes) => new DiffDepthSync(book, changes),
       resync: (feed) => this.fetchSnapshot(feed),
     });
@@ -94,72 +86,24 @@ export class BinanceSpot implements LiveVenue {
       const used = headers.get('x-mbx-used-weight-1m');
       if (used !== null) limits.observe(WEIGHT, Number(used), now);
     });
-    this.stream = new VenueStream(`${endpoints.ws}/stream`, {
-      onOpen: () => this.onOpen(),
-      onMessage: (text) => this.onFrame(text),
-      onDown: (reason) => this.feeds.down(reason),
-    });
-  }
-
-  start(sink: MarketSink): void {
-    this.sink = sink;
-    this.stopped = false;
-    void this.loadInstruments(0);
-    this.stream.start();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.stream.stop();
-    this.feeds.stop();
-  }
-
-  subscribe(symbol: string): boolean {
-    const listing = this.listings.get(symbol);
-    if (listing === undefined || !this.trades(venueSymbolOf(symbol))) return false;
-    if (this.feeds.get(symbol) !== undefined) return true;
-    const feed = this.feeds.add(listing, venueSymbolOf(symbol));
-    if (this.feeds.connected) {
-      this.stream.send(this.subscribeFrame([feed]));
-      this.feeds.resync(feed);
-    }
-    return true;
-  }
-
-  /** Whether the venue trades this symbol: true until the instrument list is loaded. */
-  private trades(venueSymbol: string): boolean {
-    if (this.instruments.size === 0) return true;
-    return this.instruments.get(venueSymbol)?.trading === true;
-  }
-
-  private unsubscribe(feed: BookFeed<DiffDepthSync>): void {
-    this.feeds.remove(feed, 'not traded on the venue');
-    if (this.feeds.connected) this.stream.send(JSON.stringify({ method: 'UNSUBSCRIBE', params: [`${feed.venueSymbol.toLowerCase()}@depth@100ms`], id: this.nextRequestId++ }));
-  }
-
-  book(symbol: string): L2Book | undefined {
-    return this.feeds.whole(symbol);
-  }
-
-  stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number } {
-    return { connected: this.feeds.connected, subscribed: this.feeds.size, ...this.feeds.counters };
   }
 
   // --- market data --------------------------------------------------------------------------
 
-  private onOpen(): void {
-    this.feeds.connected = true;
-    const feeds = this.feeds.all();
-    if (feeds.length === 0) return;
-    this.stream.send(this.subscribeFrame(feeds));
+  protected venueSymbolOf(symbol: string): string {
+    return venueSymbolOf(symbol);
+  }
+
+  protected watch(feeds: readonly BookFeed<DiffDepthSync>[]): void {
+    this.stream.send(JSON.stringify({ method: 'SUBSCRIBE', params: feeds.map((f) => `${f.venueSymbol.toLowerCase()}@depth@100ms`), id: this.nextRequestId++ }));
     for (const feed of feeds) this.feeds.resync(feed);
   }
 
-  private subscribeFrame(feeds: readonly BookFeed<DiffDepthSync>[]): string {
-    return JSON.stringify({ method: 'SUBSCRIBE', params: feeds.map((f) => `${f.venueSymbol.toLowerCase()}@depth@100ms`), id: this.nextRequestId++ });
+  protected unwatch(feed: BookFeed<DiffDepthSync>): void {
+    this.stream.send(JSON.stringify({ method: 'UNSUBSCRIBE', params: [`${feed.venueSymbol.toLowerCase()}@depth@100ms`], id: this.nextRequestId++ }));
   }
 
-  private onFrame(text: string): void {
+  protected onFrame(text: string): void {
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -186,19 +130,10 @@ export class BinanceSpot implements LiveVenue {
     return true;
   }
 
-  private async loadInstruments(attempt: number): Promise<void> {
-    try {
-      const answer = await this.rest.send({ method: 'GET', path: '/api/v3/exchangeInfo?permissions=SPOT', cost: COST.exchangeInfo, timeoutMs: QUERY_TIMEOUT_MS });
-      if (answer.status !== 200) throw new Error(`exchangeInfo ${answer.status}`);
-      for (const i of decodeExchangeInfo(answer.body)) this.instruments.set(i.venueSymbol, i);
-      // Listings of our catalog the venue does not trade (delisted, halted) are dropped: a book
-      // that can never be whole must not hold the edge's status down.
-      for (const feed of this.feeds.all()) if (!this.trades(feed.venueSymbol)) this.unsubscribe(feed);
-    } catch {
-      if (this.stopped) return;
-      const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));
-      t.unref();
-    }
+  protected async readInstruments(): Promise<(readonly [string, BinanceInstrument])[]> {
+    const answer = await this.rest.send({ method: 'GET', path: '/api/v3/exchangeInfo?permissions=SPOT', cost: COST.exchangeInfo, timeoutMs: QUERY_TIMEOUT_MS });
+    if (answer.status !== 200) throw new Error(`exchangeInfo ${answer.status}`);
+    return decodeExchangeInfo(answer.body).map((i) => [i.venueSymbol, i] as const);
   }
 
   // --- orders -------------------------------------------------------------------------------

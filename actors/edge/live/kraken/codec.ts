@@ -511,9 +511,10 @@ export function orderTerms(instrument: KrakenInstrument, side: 'buy' | 'sell', q
  * priced child is `limit` with `timeinforce` IOC or GTC (the price has at most `pair_decimals`
  * decimals after `orderTerms`), an unpriced one `market` (volume in base). `oflags=fciq` on every
  * order: the fee in the quote currency, which the spec makes the default only for buys (`fcib`,
- * the fee in base, is "default if selling").
+ * the fee in base, is "default if selling"). With `deadline` (RFC 3339, 2 to 60 s ahead) the
+ * matching engine refuses the order once it passes: after it, a lookup that finds nothing is final.
  */
-export function addOrderBody(nonce: string, instrument: KrakenInstrument, childId: string, side: 'buy' | 'sell', terms: OrderTerms, tif: 'ioc' | 'gtc'): string | undefined {
+export function addOrderBody(nonce: string, instrument: KrakenInstrument, childId: string, side: 'buy' | 'sell', terms: OrderTerms, tif: 'ioc' | 'gtc', deadline?: string): string | undefined {
   const clOrdId = krakenClientOrderId(childId);
   if (clOrdId === undefined) return undefined;
   const fields: [string, string][] = [
@@ -525,6 +526,7 @@ export function addOrderBody(nonce: string, instrument: KrakenInstrument, childI
   ];
   if (terms.price_1e9 !== null) fields.push(['price', formatScaled(terms.price_1e9, PRICE)], ['timeinforce', tif === 'ioc' ? 'IOC' : 'GTC']);
   fields.push(['oflags', 'fciq'], ['cl_ord_id', clOrdId]);
+  if (deadline !== undefined) fields.push(['deadline', deadline]);
   return formBody(fields);
 }
 
@@ -755,4 +757,39 @@ export function decodeBalances(body: unknown, names: ReadonlyMap<string, string>
     totals.set(asset, { free: sum.free + free, locked: sum.locked + locked });
   }
   return [...totals].map(([asset, b]) => ({ asset, free_1e8: b.free, locked_1e8: b.locked }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fee tier
+
+/** `POST /0/private/TradeVolume` for one pair (its fee schedule needs the pair named). */
+export function tradeVolumeBody(nonce: string, pair: string): string {
+  return formBody([['nonce', nonce], ['pair', pair]]);
+}
+
+/**
+ * The account's 30-day volume and the pair's rates from a TradeVolume answer: `fees` (taker)
+ * and `fees_maker` per pair, each `fee` in percent ("0.2600"), as bps. Kraken keys the rows
+ * by the pair as asked or by its result key: the first row is the pair's (one pair is asked).
+ * Undefined for an error or an answer without a taker row.
+ */
+export function decodeTradeVolume(body: unknown): { volume: string; currency: string; taker_bps: number; maker_bps: number | null } | undefined {
+  const result = resultOf(body);
+  if (result === undefined) return undefined;
+  const rate = (table: unknown): number | null => {
+    const row = entries(table)?.[0]?.[1];
+    const fee = row?.['fee'];
+    if (typeof fee !== 'string') return null;
+    // percent with at most 4 decimals -> bps, exactly: "0.2600" % = 26 bps
+    const hundredths = scaledRounded(fee, 4, 'ceil');
+    return hundredths === undefined ? null : Number(hundredths) / 100;
+  };
+  const taker = rate(result['fees']);
+  if (taker === null) return undefined;
+  return {
+    volume: typeof result['volume'] === 'string' ? result['volume'] : '0',
+    currency: typeof result['currency'] === 'string' ? result['currency'] : 'ZUSD',
+    taker_bps: taker,
+    maker_bps: rate(result['fees_maker']),
+  };
 }

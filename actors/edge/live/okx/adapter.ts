@@ -1,12 +1,11 @@
 import type { VenueId } from '../../../../domain/market.ts';
-import { BookFeeds, type FeedListing } from '../book-feeds.ts';
+import type { BookFeed, FeedListing } from '../book-feeds.ts';
+import { StreamedVenue } from '../streamed-venue.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
-import type { L2Book } from '../l2-book.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { okxSignature } from '../signing.ts';
-import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import { feeContextOf, type FeeContext } from '../binance/codec.ts';
 import { OkxBookSync } from './book-sync.ts';
 import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
@@ -50,79 +49,43 @@ const COST = { trade: [1], query: [0, 1], balance: [0, 0, 1], config: [0, 0, 0, 
  * (`okxClientOrderId`). A place answer carries no fills: the order's state and fills are read
  * after it. docs/venues/okx.md.
  */
-export class OkxSpot implements LiveVenue {
+export class OkxSpot extends StreamedVenue<OkxBookSync, OkxInstrument> implements LiveVenue {
   readonly venue: VenueId = 'okx';
   readonly acceptWindowMs = ACCEPT_WINDOW_MS;
   private readonly limits = new VenueLimits(LIMIT_RULES);
   private readonly rest: VenueRest;
-  private readonly stream: VenueStream;
-  private readonly feeds: BookFeeds<OkxBookSync>;
-  private readonly listings: Map<string, FeedListing>;
-  private readonly instruments = new Map<string, OkxInstrument>();
-  private sink: MarketSink | undefined;
-  private stopped = false;
 
   constructor(
     endpoints: VenueEndpoints,
     listings: readonly FeedListing[],
     private readonly fees: { maker_bps: number; taker_bps: number },
   ) {
-    this.listings = new Map(listings.map((l) => [l.symbol, l]));
-    this.feeds = new BookFeeds({
-      sink: () => this.sink,
+    super(listings, {
+      url: `${endpoints.ws}/ws/v5/public`,
       makeSync: (book, changes) => new OkxBookSync(book, changes),
       // A resync is a fresh subscription: OKX answers it with a snapshot on the stream.
       resync: async (feed) => {
         if (!this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol])) || !this.stream.send(booksSubscription('subscribe', [feed.venueSymbol]))) throw new Error('stream closed');
         return false;
       },
+      ping: { text: 'ping', everyMs: 20_000 },
     });
     this.rest = new VenueRest(endpoints.rest, this.limits, undefined, endpoints.headers);
-    this.stream = new VenueStream(
-      `${endpoints.ws}/ws/v5/public`,
-      { onOpen: () => this.onOpen(), onMessage: (text) => this.onFrame(text), onDown: (reason) => this.feeds.down(reason) },
-      30_000,
-      { text: 'ping', everyMs: 20_000 },
-    );
   }
 
-  start(sink: MarketSink): void {
-    this.sink = sink;
-    this.stopped = false;
-    void this.loadInstruments(0);
-    this.stream.start();
+  protected venueSymbolOf(symbol: string): string {
+    return instIdOf(symbol);
   }
 
-  stop(): void {
-    this.stopped = true;
-    this.stream.stop();
-    this.feeds.stop();
+  protected watch(feeds: readonly BookFeed<OkxBookSync>[]): void {
+    if (this.stream.send(booksSubscription('subscribe', feeds.map((f) => f.venueSymbol)))) for (const feed of feeds) this.feeds.expect(feed);
   }
 
-  subscribe(symbol: string): boolean {
-    const listing = this.listings.get(symbol);
-    if (listing === undefined || !this.trades(instIdOf(symbol))) return false;
-    if (this.feeds.get(symbol) !== undefined) return true;
-    const feed = this.feeds.add(listing, instIdOf(symbol));
-    if (this.feeds.connected && this.stream.send(booksSubscription('subscribe', [instIdOf(symbol)]))) this.feeds.expect(feed);
-    return true;
+  protected unwatch(feed: BookFeed<OkxBookSync>): void {
+    this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol]));
   }
 
-  book(symbol: string): L2Book | undefined {
-    return this.feeds.whole(symbol);
-  }
-
-  stats(): { connected: boolean; subscribed: number; resyncs: number; disconnects: number; updates: number } {
-    return { connected: this.feeds.connected, subscribed: this.feeds.size, ...this.feeds.counters };
-  }
-
-  private onOpen(): void {
-    this.feeds.connected = true;
-    const feeds = this.feeds.all();
-    if (feeds.length > 0 && this.stream.send(booksSubscription('subscribe', feeds.map((f) => f.venueSymbol)))) for (const feed of feeds) this.feeds.expect(feed);
-  }
-
-  private onFrame(text: string): void {
+  protected onFrame(text: string): void {
     if (text === 'pong') return;
     let frame: unknown;
     try {
@@ -141,27 +104,11 @@ export class OkxSpot implements LiveVenue {
     }
   }
 
-  private trades(instId: string): boolean {
-    if (this.instruments.size === 0) return true;
-    return this.instruments.get(instId)?.trading === true;
-  }
-
-  private async loadInstruments(attempt: number): Promise<void> {
-    try {
-      const answer = await this.rest.send({ method: 'GET', path: '/api/v5/public/instruments?instType=SPOT', cost: COST.public, timeoutMs: QUERY_TIMEOUT_MS });
-      const instruments = decodeInstruments(answer.body);
-      if (instruments.length === 0) throw new Error(`instruments ${answer.status}`);
-      for (const i of instruments) this.instruments.set(i.instId, i);
-      for (const feed of this.feeds.all()) {
-        if (this.trades(feed.venueSymbol)) continue;
-        this.feeds.remove(feed, 'not traded on the venue');
-        this.stream.send(booksSubscription('unsubscribe', [feed.venueSymbol]));
-      }
-    } catch {
-      if (this.stopped) return;
-      const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(60_000, 1_000 * 2 ** attempt));
-      t.unref();
-    }
+  protected async readInstruments(): Promise<(readonly [string, OkxInstrument])[]> {
+    const answer = await this.rest.send({ method: 'GET', path: '/api/v5/public/instruments?instType=SPOT', cost: COST.public, timeoutMs: QUERY_TIMEOUT_MS });
+    const instruments = decodeInstruments(answer.body);
+    if (instruments.length === 0) throw new Error(`instruments ${answer.status}`);
+    return instruments.map((i) => [i.instId, i] as const);
   }
 
   // --- orders -------------------------------------------------------------------------------

@@ -157,8 +157,12 @@ describe('prediction lifecycle streams', () => {
 
     const frames = await collect('/v1/ws/market_resolved', 300);
     const poly = frames.filter((f) => f.venue === 'polymarket' && /up-or-down/.test(f.slug)).at(-1)!;
-    const p = await get<S>(`/v1/settlement/${poly.slug}`);
-    assert.equal(p.body.status, 'resolved');
+    // Its market must be back in the catalog the restart reloads (slow under a loaded full run).
+    const p = await poll('the resolved market in the catalog', async () => {
+      const res = await get<S>(`/v1/settlement/${poly.slug}`);
+      return res.status === 200 ? res : undefined;
+    }, 20_000, 100);
+    assert.equal(p.body.status, 'resolved', JSON.stringify(p.body));
     assert.equal(p.body.resolved_outcome, poly.winning_outcome);
     assert.deepEqual([p.body.yes_price, p.body.no_price], poly.winning_outcome === 'Yes' ? [1, 0] : [0, 1]);
     assert.ok(p.body.underlying !== undefined && p.body.underlying.agrees_with_settlement === true, JSON.stringify(p.body.underlying));
@@ -167,7 +171,7 @@ describe('prediction lifecycle streams', () => {
 
     const kalshi = frames.filter((f) => f.venue === 'kalshi').at(-1)!;
     const k = await get<S>(`/v1/settlement/${kalshi.slug}`);
-    assert.ok(['resolved', 'settled'].includes(k.body.status), k.body.status);
+    assert.ok(['resolved', 'settled'].includes(k.body.status), JSON.stringify(k.body));
     assert.equal(k.body.resolved_outcome, kalshi.winning_outcome);
   });
 });

@@ -15,6 +15,8 @@ import type { L2Book } from './l2-book.ts';
 import { edgeOrderState, LiveOrders } from './orders.ts';
 import type { LiveVenue, MarketSink } from './venue.ts';
 
+/** Tries at cancelling the last run's leftovers on an account the venue did not answer. */
+const LEFTOVER_ATTEMPTS = 8;
 /** Levels in a snapshot sent to a book actor when a book becomes whole. */
 const SNAPSHOT_DEPTH = 50;
 /** The edge's heartbeat into the depth cache while its stream is up (the router's freshness rule reads it). */
@@ -228,13 +230,17 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     );
   }
 
-  /** Leftovers of the last run, cancelled at start; an account the venue did not answer is tried again (30 s apart, five times). */
+  /**
+   * Leftovers of the last run, cancelled at start; an account the venue did not answer is tried
+   * again, 2 s after the first try doubling to 30 s, eight times (a venue slow to answer right
+   * after a restart must not leave a crashed run's order working for half a minute).
+   */
   private cancelLeftovers(attempt: number): void {
     const ctx = this.ctx!;
     this.orders!.cancelLeftovers().then(
       ({ cancelled, failed }) => {
         if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed, attempt }, 'orders of the last run cancelled on the venue');
-        if (failed > 0 && attempt < 5) ctx.schedule(30_000, () => this.cancelLeftovers(attempt + 1));
+        if (failed > 0 && attempt < LEFTOVER_ATTEMPTS) ctx.schedule(Math.min(30_000, 2_000 * 2 ** attempt), () => this.cancelLeftovers(attempt + 1));
       },
       (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
     );

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, clientWithKeys, envelope, startTestService, type TestService } from '../helpers/service.ts';
+import { call, clientWithKeys, envelope, startTestService, until, type TestService } from '../helpers/service.ts';
 
 interface Wallet {
   wallet_id: string;
@@ -36,7 +36,8 @@ const balances = async () => (await chainRows()).map((r) => [r.venue, r.instrume
 
 describe('managed trading wallets', () => {
   before(async () => {
-    svc = await startTestService({ walletProvisionMs: 1_500 });
+    // Long enough that a create answered late under a loaded full run still says `provisioning`.
+    svc = await startTestService({ walletProvisionMs: 4_000 });
     keys = await clientWithKeys(svc, 'wallet-user');
     await post('/v1/sandbox/reset', {});
   });
@@ -65,8 +66,10 @@ describe('managed trading wallets', () => {
     const early = await post('/v1/wallets/withdraw', { chain: 'dex-eth', token: 'ETH', amount: '0.1', recipient: RECIPIENT });
     assert.equal(early.status, 409);
     assert.equal(envelope(early.body).code, 'TRADING_WALLET_NOT_READY');
-    await new Promise((r) => setTimeout(r, 1_600));
-    const ready = (await get<Wallet>('/v1/wallets/trading')).body;
+    const ready = await until('the wallet ready', async () => {
+      const now = (await get<Wallet>('/v1/wallets/trading')).body;
+      return now.status === 'ready' ? now : undefined;
+    }, 10_000, 100);
     assert.deepEqual([ready.wallet_id, ready.status, ready.can_trade_dex], [w.wallet_id, 'ready', true]);
     assert.deepEqual((await get<Wallet>('/v1/wallets/default')).body, ready);
     assert.deepEqual((await get<{ wallets: Wallet[] }>('/v1/wallets')).body.wallets, [ready]);

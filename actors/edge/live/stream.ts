@@ -31,11 +31,12 @@ export class VenueStream {
   private keepalive: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly url: string,
+    /** the stream's URL, or how to get one per connection (KuCoin's carries a token from a REST call) */
+    private readonly url: string | (() => Promise<string>),
     private readonly handlers: StreamHandlers,
     private readonly staleMs = 30_000,
-    /** a text ping the venue wants when the socket is quiet (OKX: `ping` within 30 s) */
-    private readonly ping?: { text: string; everyMs: number },
+    /** a text ping the venue wants when the socket is quiet (OKX: `ping` within 30 s; a function for a ping that carries an id) */
+    private readonly ping?: { text: string | (() => string); everyMs: number },
   ) {}
 
   start(): void {
@@ -48,7 +49,7 @@ export class VenueStream {
     if (this.ping !== undefined) {
       const ping = this.ping;
       this.keepalive = setInterval(() => {
-        if (Date.now() - this.lastFrameAt >= ping.everyMs) this.send(ping.text);
+        if (Date.now() - this.lastFrameAt >= ping.everyMs) this.send(typeof ping.text === 'string' ? ping.text : ping.text());
       }, Math.max(1_000, ping.everyMs / 4));
       this.keepalive.unref();
     }
@@ -82,7 +83,21 @@ export class VenueStream {
 
   private connect(): void {
     if (this.stopped) return;
-    const socket = new WebSocket(this.url, { handshakeTimeout: 10_000 });
+    if (typeof this.url === 'string') {
+      this.open(this.url);
+      return;
+    }
+    // A URL that could not be had (the venue's token endpoint down) is a failed connect: backoff.
+    this.url().then(
+      (url) => {
+        if (!this.stopped) this.open(url);
+      },
+      (err: unknown) => this.down(`no stream URL: ${(err as Error).message}`),
+    );
+  }
+
+  private open(url: string): void {
+    const socket = new WebSocket(url, { handshakeTimeout: 10_000 });
     this.socket = socket;
     socket.on('open', () => {
       this.openedAt = Date.now();

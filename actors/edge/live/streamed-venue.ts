@@ -9,15 +9,15 @@ export interface TradedInstrument {
 }
 
 export interface StreamOptions<S extends FeedSync> {
-  /** the public book stream's full URL */
-  url: string;
+  /** the public book stream's full URL, or how to get one per connection (a venue token in it) */
+  url: string | (() => Promise<string>);
   makeSync(book: L2Book, changes: number[]): S;
   /** how a broken book is made whole again (see `BookFeeds`): a REST snapshot, or a fresh subscription */
   resync(feed: BookFeed<S>): Promise<boolean>;
   /** a stream silent this long is dead (default 30 s) */
   staleMs?: number;
-  /** a text ping the venue wants on a quiet socket */
-  ping?: { text: string; everyMs: number };
+  /** a text ping the venue wants on a quiet socket (a function: one with a fresh id each time) */
+  ping?: { text: string | (() => string); everyMs: number };
 }
 
 /** Instrument list reload: 1 s doubling to a minute while the venue does not answer. */

@@ -119,8 +119,13 @@ export class RestingLegs {
       }
       return;
     }
-    this.booking.settle(order, views, started);
+    // A cancel asked while a leg was in doubt, and the venue had it end without resting: the
+    // order ends as the client's cancel (unless every leg was refused outright: then it was rejected).
+    const why = this.cancelWanted.get(order.node_order_id);
+    const cancelled = why !== undefined && !order.children.every((c) => c.status === 'rejected');
+    this.booking.settle(order, views, started, cancelled);
     if (reconciled) order.reconciliation_state = 'reconciled';
+    if (cancelled && why === 'kill_switch' && order.status === 'CANCELLED') order.failure_class = 'kill_switch';
     if (isTerminal(order.status)) this.cancelWanted.delete(order.node_order_id);
     await this.booking.commit(order, fills);
   }

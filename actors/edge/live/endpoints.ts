@@ -25,9 +25,28 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
     // OKX's demo trading: the same REST host with a header, its own WebSocket host.
     testnet: { rest: 'https://www.okx.com', ws: 'wss://wspap.okx.com:8443', headers: { 'x-simulated-trading': '1' } },
   },
+  // Bybit v5: the adapter appends its stream path (`/v5/public/spot`); the testnet is the same
+  // API on its own hosts (docs: Integration Guidance, WebSocket Connect).
+  bybit: {
+    production: { rest: 'https://api.bybit.com', ws: 'wss://stream.bybit.com' },
+    testnet: { rest: 'https://api-testnet.bybit.com', ws: 'wss://stream-testnet.bybit.com' },
+  },
   // Kraken spot publishes no testnet (its futures demo is another API): production only.
   kraken: {
     production: { rest: 'https://api.kraken.com', ws: 'wss://ws.kraken.com' },
+  },
+  // Coinbase Advanced Trade: REST and the market data socket, as is (no stream path). Its REST
+  // sandbox (api-sandbox.coinbase.com) is not offered: it answers every request with the same
+  // canned body, without authentication, covers accounts and orders only (no products, which the
+  // adapter needs first) and has no WebSocket; docs/venues/coinbase.md.
+  coinbase: {
+    production: { rest: 'https://api.coinbase.com', ws: 'wss://advanced-trade-ws.coinbase.com' },
+  },
+  // KuCoin: the stream's server comes with a token from `POST /api/v1/bullet-public` on each
+  // connection, so `ws` is empty; KUCOIN_WS_URL replaces that server, never the token. Its
+  // sandbox is gone (sandbox.kucoin.com redirects to the docs since 2023): production only.
+  kucoin: {
+    production: { rest: 'https://api.kucoin.com', ws: '' },
   },
 };
 

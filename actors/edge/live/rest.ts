@@ -4,6 +4,8 @@ import { retryAfterMs, type VenueLimits } from './venue-limits.ts';
 export interface RestAnswer {
   status: number;
   body: unknown;
+  /** the body as sent, for an answer that is not JSON (Coinbase's bare `Unauthorized`) */
+  text: string;
   headers: Headers;
 }
 
@@ -67,7 +69,11 @@ export class VenueRest {
     const now = Date.now();
     this.observe(response.headers, this.limits, now);
     if (response.status === 429 || response.status === 418) {
-      this.limits.closeFor(retryAfterMs(response.headers.get('retry-after'), now) ?? 60_000, now);
+      // The venue's own pause: `Retry-After`, else what its usage headers told `observe` (KuCoin's
+      // `gw-ratelimit-reset`), else a minute.
+      const named = retryAfterMs(response.headers.get('retry-after'), now);
+      if (named !== undefined) this.limits.closeFor(named, now);
+      else if (this.limits.closedUntil <= now) this.limits.closeFor(60_000, now);
     }
     let body: unknown;
     try {
@@ -75,6 +81,6 @@ export class VenueRest {
     } catch {
       body = undefined;
     }
-    return { status: response.status, body, headers: response.headers };
+    return { status: response.status, body, text, headers: response.headers };
   }
 }

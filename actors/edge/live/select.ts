@@ -4,7 +4,10 @@ import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
 import { BinanceSpot } from './binance/adapter.ts';
+import { BybitSpot } from './bybit/adapter.ts';
+import { CoinbaseSpot } from './coinbase/adapter.ts';
 import { KrakenSpot } from './kraken/adapter.ts';
+import { KucoinSpot } from './kucoin/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
 import type { VenueEndpoints } from './endpoints.ts';
 import type { LiveVenue } from './venue.ts';
@@ -18,8 +21,14 @@ function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | u
       return spec.instrument_type === 'spot' ? new BinanceSpot(endpoints, listings, fees) : undefined;
     case 'okx':
       return spec.instrument_type === 'spot' ? new OkxSpot(endpoints, listings, fees) : undefined;
+    case 'bybit':
+      return spec.instrument_type === 'spot' ? new BybitSpot(endpoints, listings, fees) : undefined;
     case 'kraken':
       return spec.instrument_type === 'spot' ? new KrakenSpot(endpoints, listings, fees) : undefined;
+    case 'kucoin':
+      return spec.instrument_type === 'spot' ? new KucoinSpot(endpoints, listings, fees) : undefined;
+    case 'coinbase':
+      return spec.instrument_type === 'spot' ? new CoinbaseSpot(endpoints, listings) : undefined;
     default:
       return undefined;
   }

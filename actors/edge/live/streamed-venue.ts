@@ -49,6 +49,7 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
       {
         onOpen: () => {
           this.feeds.connected = true;
+          this.onStreamOpen();
           const feeds = this.feeds.all();
           if (feeds.length > 0) this.watch(feeds);
         },
@@ -70,6 +71,9 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
   protected abstract unwatch(feed: BookFeed<S>): void;
   /** One text frame of the public stream. */
   protected abstract onFrame(text: string): void;
+
+  /** A connection opened, before its feeds are watched: what a venue sends once per connection (Coinbase's heartbeats, a sequence count reset). */
+  protected onStreamOpen(): void {}
 
   start(sink: MarketSink): void {
     this.sink = sink;

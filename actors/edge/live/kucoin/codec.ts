@@ -231,11 +231,15 @@ export interface BulletToken {
   pingTimeoutMs: number;
 }
 
-export function decodeBulletToken(body: unknown): BulletToken | undefined {
+/**
+ * @param plaintext a `ws://` endpoint is taken too: only for a venue reached over plain HTTP
+ *   (a local fake), so a TLS REST base can never hand the book stream to an unencrypted socket
+ */
+export function decodeBulletToken(body: unknown, plaintext = false): BulletToken | undefined {
   const data = dataOf(body);
   if (!isRecord(data) || typeof data['token'] !== 'string' || data['token'] === '' || !Array.isArray(data['instanceServers'])) return undefined;
   const server = data['instanceServers'][0] as unknown;
-  if (!isRecord(server) || typeof server['endpoint'] !== 'string' || !/^wss:\/\//.test(server['endpoint'])) return undefined;
+  if (!isRecord(server) || typeof server['endpoint'] !== 'string' || !(plaintext ? /^wss?:\/\// : /^wss:\/\//).test(server['endpoint'])) return undefined;
   const ping = integer(server['pingInterval']);
   const timeout = integer(server['pingTimeout']);
   if (ping === undefined || ping <= 0) return undefined;

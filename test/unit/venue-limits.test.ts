@@ -35,6 +35,15 @@ describe('VenueLimits', () => {
     assert.equal(limits.admit([15], t + 60_000), 0, 'a quiet half minute empties it');
   });
 
+  it('a background request (a resting leg\'s poll) uses at most two thirds of a rule: the rest is kept for orders and cancels', () => {
+    const limits = new VenueLimits([{ name: 'API_COUNTER', limit: 15, decay_per_s: 0.5 }]);
+    const t = 1_800_000_000_000;
+    for (let i = 0; i < 10; i++) assert.equal(limits.admit([1], t, true), 0, `poll ${i + 1}`);
+    assert.equal(limits.admit([1], t, true), 2_000, 'the 11th poll waits: 10 of 15 is its share');
+    for (let i = 0; i < 5; i++) assert.equal(limits.admit([1], t), 0, `a cancel still goes (${i + 1})`);
+    assert.equal(limits.admit([1], t), 2_000);
+  });
+
   it("takes the venue's own count when it reports more (requests from elsewhere on the same IP)", () => {
     const limits = new VenueLimits(rules);
     const t = 1_800_000_000_000;

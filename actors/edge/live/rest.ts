@@ -31,6 +31,8 @@ export interface RestRequest {
   /** cost per limit rule (indexed as the venue's `VenueLimits` rules) */
   cost: readonly number[];
   timeoutMs: number;
+  /** a resting leg's poll: it may use only part of each limit (`VenueLimits.admit`) */
+  background?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export class VenueRest {
   ) {}
 
   async send(req: RestRequest): Promise<RestAnswer> {
-    const wait = this.limits.admit(req.cost, Date.now());
+    const wait = this.limits.admit(req.cost, Date.now(), req.background === true);
     if (wait > 0) throw new RestFailure(`venue rate limit: next request in ${wait} ms`, 'rate_limited', wait);
     let response: Response;
     let text: string;

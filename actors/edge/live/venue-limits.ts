@@ -6,6 +6,9 @@
  * `Retry-After`) closes the venue to new requests until the time it names. Pure: the caller
  * passes the clock.
  */
+/** The part of each limit background requests may use. */
+const BACKGROUND_SHARE = 2 / 3;
+
 export type LimitRule = { name: string; limit: number; window_ms: number } | { name: string; limit: number; decay_per_s: number };
 
 export class VenueLimits {
@@ -20,15 +23,18 @@ export class VenueLimits {
 
   /**
    * Counts a request of `cost[i]` against rule i and answers 0, or the ms until it could go
-   * (nothing counted). `cost` is indexed as the rules were given; missing entries count 0.
+   * (nothing counted). `cost` is indexed as the rules were given; missing entries count 0. A
+   * `background` request (a resting leg's poll) may use only BACKGROUND_SHARE of each rule, so
+   * polls never spend what an order, a cancel or a kill switch needs next.
    */
-  admit(cost: readonly number[], nowMs: number): number {
+  admit(cost: readonly number[], nowMs: number, background = false): number {
     if (nowMs < this.closedUntilMs) return this.closedUntilMs - nowMs;
     let wait = 0;
     for (let i = 0; i < this.rules.length; i++) {
       const rule = this.rules[i]!;
       this.roll(i, nowMs);
-      const over = this.used[i]! + (cost[i] ?? 0) - rule.limit;
+      const limit = background ? rule.limit * BACKGROUND_SHARE : rule.limit;
+      const over = this.used[i]! + (cost[i] ?? 0) - limit;
       if (over <= 0) continue;
       wait = Math.max(wait, 'window_ms' in rule ? this.windowStart[i]! + rule.window_ms - nowMs : Math.ceil((over * 1_000) / rule.decay_per_s));
     }

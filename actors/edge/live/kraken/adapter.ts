@@ -58,13 +58,15 @@ const TRADES_PER_QUERY = 20;
 const RATE_LIMITED_MS = 15_000;
 
 /**
- * Kraken's REST limits are decaying counters per account, modelled as such: a starter tier
- * holds 15 and loses one every 3 s (intermediate 20 at 0.5/s, pro 20 at 1/s); the starter's,
- * the tier every key has at least. Orders count on the matching engine's own per-pair counter
- * (60 at 1/s on a starter tier; a cancel soon after the add costs more, kept out of this model).
+ * Kraken's REST limits are decaying counters per account, modelled as such: starter 15 points
+ * losing 0.33/s, intermediate 20 at 0.5/s, pro 20 at 1/s. The intermediate tier's: Kraken asks
+ * for intermediate verification before most accounts may trade at all, so a trading key has at
+ * least that (a starter key meets `EAPI:Rate limit exceeded` and pauses 15 s). Orders count on
+ * the matching engine's own per-pair counter (60 at 1/s on the lowest tier; a cancel soon after
+ * the add costs more, kept out of this model).
  */
 const LIMIT_RULES = [
-  { name: 'API_COUNTER', limit: 15, decay_per_s: 0.33 },
+  { name: 'API_COUNTER', limit: 20, decay_per_s: 0.5 },
   { name: 'TRADING', limit: 60, decay_per_s: 1 },
   { name: 'PUBLIC', limit: 60, window_ms: 60_000 },
 ];
@@ -192,7 +194,9 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   async lookup(account: VenueAccount, child_id: string, symbol: string, knownFilled_1e8?: number): Promise<OrderLookup> {
     const clOrdId = krakenClientOrderId(child_id);
     if (clOrdId === undefined) return { found: false };
-    return this.settled(account, clOrdId, symbol, false, knownFilled_1e8);
+    // A resting leg's poll (it knows what filled) is background: Kraken's counter is small, and
+    // a cancel or a kill switch must find points left when it comes.
+    return this.settled(account, clOrdId, symbol, false, knownFilled_1e8, knownFilled_1e8 !== undefined);
   }
 
   async cancel(account: VenueAccount, child_id: string, symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
@@ -268,9 +272,9 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   // --- reads --------------------------------------------------------------------------------
 
   /** The order and its trades, read again while an IOC is still in the engine or its trades lag its executed volume. */
-  private async settled(account: VenueAccount, clOrdId: string, symbol: string, ioc: boolean, knownFilled_1e8?: number): Promise<OrderLookup> {
+  private async settled(account: VenueAccount, clOrdId: string, symbol: string, ioc: boolean, knownFilled_1e8?: number, background = false): Promise<OrderLookup> {
     for (let poll = 0; ; poll++) {
-      const order = await this.order(account, clOrdId);
+      const order = await this.order(account, clOrdId, background);
       if (order === undefined) return { found: false };
       const working = order.status === 'open' || order.status === 'pending';
       // Nothing executed since the caller was told: the trades need no read (a resting leg's poll).
@@ -290,7 +294,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
    * point of the API counter, whatever the status); otherwise (an answer lost, a restart) the
    * open orders first, then the closed ones (two points), each filtered by `cl_ord_id`.
    */
-  private async order(account: VenueAccount, clOrdId: string): Promise<KrakenOrder | undefined> {
+  private async order(account: VenueAccount, clOrdId: string, background = false): Promise<KrakenOrder | undefined> {
     const child = childIdOfKraken(clOrdId);
     const txid = child === undefined ? undefined : this.txids.get(child);
     const reads: (readonly [string, (nonce: string) => string, readonly number[]])[] =
@@ -303,7 +307,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
     for (const [path, body, cost] of reads) {
       let orders: KrakenOrder[] | undefined;
       try {
-        orders = decodeOrders((await this.private(account, path, body, cost, QUERY_TIMEOUT_MS, true)).body);
+        orders = decodeOrders((await this.private(account, path, body, cost, QUERY_TIMEOUT_MS, true, background)).body);
       } catch (err) {
         if (err instanceof VenueRejection && err.unknownOrder) continue;
         throw err;
@@ -358,7 +362,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
    * limit closes the account's requests for a while. `strict`: any other error is a rejection
    * (reads and cancels); AddOrder's is decoded by the caller.
    */
-  private async private(account: VenueAccount, path: string, body: (nonce: string) => string, cost: readonly number[], timeoutMs: number, strict = false): Promise<RestAnswer> {
+  private async private(account: VenueAccount, path: string, body: (nonce: string) => string, cost: readonly number[], timeoutMs: number, strict = false, background = false): Promise<RestAnswer> {
     for (let attempt = 0; ; attempt++) {
       const nonce = nextNonce();
       const form = body(nonce);
@@ -369,6 +373,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
         body: form,
         cost,
         timeoutMs,
+        background,
       });
       if (answer.status >= 500) throw new RestFailure(`kraken ${answer.status}: fate unknown`, 'timeout');
       const error = krakenError(answer.body);

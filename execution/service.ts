@@ -203,7 +203,8 @@ export class ExecutionService {
    */
   async openSimAccount(client: string, mode: Mode, venue: string, applyIf?: () => boolean): Promise<void> {
     if (mode !== 'live' || !(this.config.liveVenues ?? []).includes(venue)) return this.ledgers.openSimAccount(client, mode, venue);
-    const edge = edgesOfVenue(venue).find((e) => e.instrument_type === 'spot');
+    // A venue with no spot edge (Hyperliquid) keeps its collateral on its perp edge.
+    const edge = edgesOfVenue(venue).find((e) => e.instrument_type === 'spot') ?? edgesOfVenue(venue)[0];
     if (edge === undefined) return;
     const answer = await this.endpoint.ask<VenueBalances | null>(edgeKey(edge.edge_id), { t: 'Balances', client_id: client } satisfies EdgeMessage, 10_000);
     if (answer === null) return;

@@ -516,8 +516,9 @@ describe('Hyperliquid balances and positions (clearinghouseState)', () => {
         cum_funding_since_open_1e9: 0,
       },
     ]);
-    // 13109.482328 - 13104.514502 = 4.967826 USDC held.
-    assert.deepEqual(balancesOf(state), [{ asset: 'USDC', free_1e8: 1_310_451_450_200n, locked_1e8: 496_782_600n }]);
+    // Cash = equity less unrealized PnL: 13109.482328 - (-0.0134) = 13109.495728; withdrawable
+    // 13104.514502 is free, 4.981226 held (the perp row marks the -0.0134 itself).
+    assert.deepEqual(balancesOf(state), [{ asset: 'USDC', free_1e8: 1_310_451_450_200n, locked_1e8: 498_122_600n }]);
     assert.equal(clearinghouseStateRequest(MASTER), `{"type":"clearinghouseState","user":"${MASTER}"}`);
   });
 
@@ -528,7 +529,8 @@ describe('Hyperliquid balances and positions (clearinghouseState)', () => {
     assert.deepEqual([btc!.leverage, btc!.cum_funding_since_open_1e9, btc!.max_leverage], [{ type: 'cross', value: 20 }, null, null]);
     assert.equal(eth!.liquidation_1e9, null);
     assert.equal(state.time_ms, null);
-    assert.deepEqual(balancesOf(state), [{ asset: 'USDC', free_1e8: 101_057_173_000n, locked_1e8: 17_174_076_600n }]);
+    // 1182.312496 - (-0.08007 + 0.118726) = 1182.27384 cash; 1010.57173 withdrawable, 172.10211 held.
+    assert.deepEqual(balancesOf(state), [{ asset: 'USDC', free_1e8: 101_057_173_000n, locked_1e8: 17_170_211_000n }]);
   });
 
   it('rounds balances down past 8 places, refuses unreadable answers, and reads spot balances (unified accounts)', () => {

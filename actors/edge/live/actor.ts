@@ -7,7 +7,7 @@ import { book as bookEntry, bookKey } from '../../market/directory.ts';
 import { BookWatchers, type BookChanged } from '../book-watchers.ts';
 import { ChildJournal } from '../child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from '../depth-cache.ts';
-import { LIVE_HALT_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type LiveHaltReport, type OpenOrdersAnswer, type VenueBalances } from '../messages.ts';
+import { LIVE_HALT_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type FundingInfo, type FundingPoint, type LiveHaltReport, type OpenOrdersAnswer, type VenueBalances } from '../messages.ts';
 import { SandboxLegs } from '../sandbox-legs.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveAccounts } from './accounts.ts';
@@ -23,6 +23,19 @@ const SNAPSHOT_DEPTH = 50;
 const HEARTBEAT_MS = 100;
 /** How long a cold-path snapshot waits for a fresh subscription's book to become whole. */
 const SNAPSHOT_WAIT_MS = 3_000;
+/**
+ * How long a venue's funding figures (or its failure to give them) answer the edge's asks: the
+ * funding clock asks every second while a perp's instant is due, the funding feed every 5 s, and
+ * each read costs the venue's request weight that orders share.
+ */
+const FUNDING_CACHE_MS = 5_000;
+const NS_PER_HOUR = 3_600_000_000_000;
+
+/** A venue read shared by the asks of its time: its answer, or undefined when the venue did not give one. */
+interface FundingRead<T> {
+  at_ms: number;
+  answer: Promise<T | undefined>;
+}
 
 /** The client of a live router's key (`router:live|<client>`, execution/router/messages.ts), or undefined. */
 function liveClientOf(owner: string): string | undefined {
@@ -53,6 +66,9 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   private lastSeenMs = 0;
   private heartbeat: NodeJS.Timeout | undefined;
   private halted = false;
+  private fundingNow: FundingRead<Map<string, FundingInfo>> | undefined;
+  /** by `symbol|from_ns`: the funding clock asks again with the same start until an instant is accrued */
+  private readonly fundingPast = new Map<string, FundingRead<FundingPoint[]> & { to_ns: number }>();
 
   constructor(
     private readonly spec: SimEdgeSpec,
@@ -161,11 +177,15 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       }
       case 'Balances':
         return this.balances(message.client_id);
+      // A venue that could not be read leaves the ask unanswered (NO_REPLY), as reconciliation
+      // does: the funding clock then keeps its instant due and asks again, rather than taking
+      // "no funding" for an answer.
       case 'Funding':
-        return null;
+        return this.venue.funding === undefined ? null : this.currentFunding().then((bySymbol) => (bySymbol === undefined ? NO_REPLY : (bySymbol.get(message.symbol) ?? null)));
       case 'FundingAll':
+        return this.venue.funding === undefined ? [] : this.currentFunding().then((bySymbol) => (bySymbol === undefined ? NO_REPLY : [...bySymbol.values()]));
       case 'FundingHistory':
-        return [];
+        return this.venue.fundingHistory === undefined ? [] : this.settledFunding(message.symbol, message.from_ns, message.to_ns).then((points) => points ?? NO_REPLY);
       case 'LegFaults':
         // Faults are the simulator's; a real venue brings its own.
         return false;
@@ -244,6 +264,43 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       },
       (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
     );
+  }
+
+  /** Every listing's funding now: one venue read shared by the asks of FUNDING_CACHE_MS. */
+  private currentFunding(): Promise<Map<string, FundingInfo> | undefined> {
+    const now = Date.now();
+    if (this.fundingNow !== undefined && now - this.fundingNow.at_ms < FUNDING_CACHE_MS) return this.fundingNow.answer;
+    const answer = this.venue.funding!(this.spec.listings.map((l) => l.symbol)).then(
+      (infos) => new Map(infos.map((i) => [i.symbol, i])),
+      (err: unknown) => {
+        this.ctx!.log.warn({ edge: this.spec.edge_id, err: (err as Error).message }, 'funding rates not read from the venue');
+        return undefined;
+      },
+    );
+    this.fundingNow = { at_ms: now, answer };
+    return answer;
+  }
+
+  /**
+   * A symbol's settled funding from `from_ns`: a read of the last FUNDING_CACHE_MS with the same
+   * start answers again (cut at `to_ns`) unless a funding instant may have passed since it was
+   * made, which only a fresh read can hold.
+   */
+  private settledFunding(symbol: string, from_ns: number, to_ns: number): Promise<FundingPoint[] | undefined> {
+    const now = Date.now();
+    const key = `${symbol}|${from_ns}`;
+    const interval = (this.spec.funding?.interval_h ?? 1) * NS_PER_HOUR;
+    const cached = this.fundingPast.get(key);
+    if (cached !== undefined && now - cached.at_ms < FUNDING_CACHE_MS && (to_ns <= cached.to_ns || Math.floor(to_ns / interval) === Math.floor(cached.to_ns / interval))) {
+      return cached.answer.then((points) => points?.filter((p) => p.ts_ns <= to_ns));
+    }
+    for (const [k, read] of this.fundingPast) if (now - read.at_ms >= FUNDING_CACHE_MS) this.fundingPast.delete(k);
+    const answer = this.venue.fundingHistory!(symbol, from_ns, to_ns).catch((err: unknown) => {
+      this.ctx!.log.warn({ edge: this.spec.edge_id, symbol, err: (err as Error).message }, 'funding history not read from the venue');
+      return undefined;
+    });
+    this.fundingPast.set(key, { at_ms: now, to_ns, answer });
+    return answer;
   }
 
   /** Probes in flight by client: the gateway's credentials probe and the router's fee tiers ask together after a store. */

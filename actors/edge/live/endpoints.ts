@@ -48,6 +48,13 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
   kucoin: {
     production: { rest: 'https://api.kucoin.com', ws: '' },
   },
+  // Hyperliquid perpetuals: one host for /info, /exchange and the stream (the adapter appends
+  // `/ws`); its testnet is the same API on its own host, and orders signed for it name it (the
+  // L1 signature's source "b"), so they cannot be replayed on mainnet.
+  hyperliquid: {
+    production: { rest: 'https://api.hyperliquid.xyz', ws: 'wss://api.hyperliquid.xyz' },
+    testnet: { rest: 'https://api.hyperliquid-testnet.xyz', ws: 'wss://api.hyperliquid-testnet.xyz' },
+  },
 };
 
 /** The live venues `LIVE_VENUES` names, with their endpoints; throws on an unknown venue or one without an adapter yet. */

@@ -6,6 +6,7 @@ import { LiveEdgeActor } from './actor.ts';
 import { BinanceSpot } from './binance/adapter.ts';
 import { BybitSpot } from './bybit/adapter.ts';
 import { CoinbaseSpot } from './coinbase/adapter.ts';
+import { HyperliquidPerp } from './hyperliquid/adapter.ts';
 import { KrakenSpot } from './kraken/adapter.ts';
 import { KucoinSpot } from './kucoin/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
@@ -29,6 +30,8 @@ function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | u
       return spec.instrument_type === 'spot' ? new KucoinSpot(endpoints, listings, fees) : undefined;
     case 'coinbase':
       return spec.instrument_type === 'spot' ? new CoinbaseSpot(endpoints, listings) : undefined;
+    case 'hyperliquid':
+      return spec.instrument_type === 'perp' ? new HyperliquidPerp(endpoints, listings, fees) : undefined;
     default:
       return undefined;
   }

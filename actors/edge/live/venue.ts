@@ -1,5 +1,6 @@
 import type { VenueId } from '../../../domain/market.ts';
 import type { VenueCredentials } from '../../../storage/credential-shapes.ts';
+import type { FundingInfo, FundingPoint } from '../messages.ts';
 import type { L2Book } from './l2-book.ts';
 
 /**
@@ -136,4 +137,12 @@ export interface LiveVenue {
   probe(account: VenueAccount): Promise<AccountProbe>;
   /** How long after a write was sent the venue can no longer accept it (Binance `recvWindow`): a lookup that finds nothing after this is final. */
   readonly acceptWindowMs: number;
+  /**
+   * A perp venue's funding now, one entry per symbol it has figures for (one read may serve them
+   * all: Hyperliquid's `metaAndAssetCtxs`). Absent on a spot venue; rejects when the venue could
+   * not be read. The edge caches the answer briefly.
+   */
+  funding?(symbols: readonly string[]): Promise<FundingInfo[]>;
+  /** A perp venue's settled funding of `symbol` at the instants in [from_ns, to_ns], ascending; rejects when the venue could not be read. */
+  fundingHistory?(symbol: string, from_ns: number, to_ns: number): Promise<FundingPoint[]>;
 }

@@ -570,13 +570,24 @@ export function decodeClearinghouseState(body: unknown): HyperliquidAccountState
 }
 
 /**
- * The perp account as a USDC balance: free is what is withdrawable, locked the rest of the
- * equity (margin held by positions and orders, and unrealized PnL); a debt is not a balance.
+ * The perp account as a USDC balance: its cash, which is the equity less the positions'
+ * unrealized PnL (the ledger's perp rows mark that PnL themselves: counting it in the cash too
+ * would count it twice); free is what is withdrawable (never more than the cash), locked the
+ * rest (margin held by positions and orders). A debt is not a balance. Unrealized PnL is in USD
+ * 1e9 and the balance in 1e8: the PnL is taken at 1e8 rounded up (the cash rounded down).
  */
 export function balancesOf(state: HyperliquidAccountState): AssetBalance[] {
-  const free = state.withdrawable_1e8 > 0n ? state.withdrawable_1e8 : 0n;
-  const locked = state.account_value_1e8 - free;
-  return [{ asset: QUOTE, free_1e8: free, locked_1e8: locked > 0n ? locked : 0n }];
+  let unrealized = 0n;
+  for (const p of state.positions) {
+    const pnl = BigInt(p.unrealized_pnl_1e9);
+    // Rounded up (bigint division truncates toward zero: up for a loss, down for a gain).
+    unrealized += pnl >= 0n ? (pnl + 9n) / 10n : pnl / 10n;
+  }
+  const cash = state.account_value_1e8 - unrealized;
+  const total = cash > 0n ? cash : 0n;
+  const withdrawable = state.withdrawable_1e8 > 0n ? state.withdrawable_1e8 : 0n;
+  const free = withdrawable < total ? withdrawable : total;
+  return [{ asset: QUOTE, free_1e8: free, locked_1e8: total - free }];
 }
 
 /**

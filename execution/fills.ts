@@ -15,8 +15,10 @@ export function fillRecord(
   child: Pick<ChildOrder, 'venue' | 'edge_id'>,
   result: Pick<ChildExecution, 'maker_bps' | 'taker_bps'>,
   f: ChildExecution['fills'][number],
-  isMaker: boolean,
+  answerIsMaker: boolean,
 ): FillRecord {
+  // The venue's own word wins over the kind of answer (a GTC that rested and filled before its placement was read back).
+  const isMaker = f.is_maker ?? answerIsMaker;
   // A prediction fill is of its venue's leg (an equivalent on another venue has its own symbol), paid in that venue's cash.
   const leg = legOn(order.prediction_legs, child.venue);
   const quote = leg?.cash ?? (f.dex !== undefined ? parseSymbol(f.dex.pair)!.quote : parseSymbol(order.symbol)!.quote);

@@ -102,6 +102,8 @@ export interface ChildExecution {
     dex?: DexFillFacts;
     /** a live venue's commission taken in an asset other than the quote (x 1e8): the ledger debits it there */
     commission?: { asset: string; qty_1e8: number };
+    /** a live venue's own word on the fill's side of the book (a GTC filled as maker between its acknowledgement and the read back); absent: the answer's kind decides */
+    is_maker?: boolean;
   }[];
   taker_bps: number;
   maker_bps: number;

@@ -16,7 +16,8 @@
  *   | ok    | venue|edge_id|child_id| reason|taker|maker| ack |       |                            |
  *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
  *   fill: f64 price_1e9 | f64 qty_1e8 | str trade_id | f64 ts_ns | f64 fee_1e9 | f64 cum_fee_1e9 |
- *         u8 commission (0 in the quote; 1: str asset | f64 qty_1e8, a live venue's other asset)
+ *         u8 flags (bit 0: commission in another asset, then str asset | f64 qty_1e8; bit 1: the
+ *         venue said maker or taker, bit 2 which: maker)
  *
  * Venues, edge ids and symbols are lexicon words (two bytes); ids are spelled out.
  */
@@ -37,16 +38,23 @@ export const EdgeFrame = {
 
 type Fill = ChildExecution['fills'][number];
 
+const FILL_COMMISSION = 1;
+const FILL_SIDE_KNOWN = 2;
+const FILL_MAKER = 4;
+
 export function writeFill(f: Fill, w: WireWriter): void {
   w.f64(f.price_1e9).f64(f.qty_1e8).str(f.trade_id).f64(f.ts_ns).f64(f.fee_1e9).f64(f.cum_fee_1e9);
   const commission = f.commission;
-  if (commission === undefined) w.u8(0);
-  else w.u8(1).str(commission.asset).f64(commission.qty_1e8);
+  const flags = (commission === undefined ? 0 : FILL_COMMISSION) | (f.is_maker === undefined ? 0 : FILL_SIDE_KNOWN | (f.is_maker ? FILL_MAKER : 0));
+  w.u8(flags);
+  if (commission !== undefined) w.str(commission.asset).f64(commission.qty_1e8);
 }
 
 export function readFill(r: WireReader): Fill {
   const fill: Fill = { price_1e9: r.f64(), qty_1e8: r.f64(), trade_id: r.str(), ts_ns: r.f64(), fee_1e9: r.f64(), cum_fee_1e9: r.f64() };
-  if (r.u8() === 1) fill.commission = { asset: r.str(), qty_1e8: r.f64() };
+  const flags = r.u8();
+  if ((flags & FILL_COMMISSION) !== 0) fill.commission = { asset: r.str(), qty_1e8: r.f64() };
+  if ((flags & FILL_SIDE_KNOWN) !== 0) fill.is_maker = (flags & FILL_MAKER) !== 0;
   return fill;
 }
 

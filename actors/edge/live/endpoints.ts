@@ -48,6 +48,12 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
   kucoin: {
     production: { rest: 'https://api.kucoin.com', ws: '' },
   },
+  // Bitstamp spot: its stream at the root of its own host. Production only: the reference's "Test
+  // server" (sandbox.bitstamp.net) is a REST host with keys and markets of its own and no stream
+  // the docs name, so its orders would be routed on production's book; docs/venues/bitstamp.md.
+  bitstamp: {
+    production: { rest: 'https://www.bitstamp.net', ws: 'wss://ws.bitstamp.net' },
+  },
   // Hyperliquid perpetuals: one host for /info, /exchange and the stream (the adapter appends
   // `/ws`); its testnet is the same API on its own host, and orders signed for it name it (the
   // L1 signature's source "b"), so they cannot be replayed on mainnet.

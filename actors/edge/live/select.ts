@@ -4,6 +4,7 @@ import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
 import { BinanceSpot } from './binance/adapter.ts';
+import { BitstampSpot } from './bitstamp/adapter.ts';
 import { BybitSpot } from './bybit/adapter.ts';
 import { CoinbaseSpot } from './coinbase/adapter.ts';
 import { HyperliquidPerp } from './hyperliquid/adapter.ts';
@@ -30,6 +31,8 @@ function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | u
       return spec.instrument_type === 'spot' ? new KucoinSpot(endpoints, listings, fees) : undefined;
     case 'coinbase':
       return spec.instrument_type === 'spot' ? new CoinbaseSpot(endpoints, listings) : undefined;
+    case 'bitstamp':
+      return spec.instrument_type === 'spot' ? new BitstampSpot(endpoints, listings, fees) : undefined;
     case 'hyperliquid':
       return spec.instrument_type === 'perp' ? new HyperliquidPerp(endpoints, listings, fees) : undefined;
     default:

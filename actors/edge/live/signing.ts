@@ -6,7 +6,8 @@ import { SignJWT } from 'jose';
  * Coinbase's random JWT nonce: the caller supplies the timestamp or nonce, so a signature is
  * reproducible and held to the venue's published example or documented string to sign
  * (test/unit/venue-signing.test.ts). Secrets come in as arguments and never leave in anything
- * but the signature.
+ * but the signature. Bitstamp's v2 signing is with its adapter (`bitstamp/signing.ts`): its
+ * headers, its ten-part string to sign and the check of the venue's signed answers go together.
  */
 
 /**

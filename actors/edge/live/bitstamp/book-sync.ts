@@ -160,6 +160,17 @@ export class BitstampBookSync implements FeedSync {
     return 'synced';
   }
 
+  /**
+   * A diff of this subscription that could not be read exactly (codec.ts `unreadable`): a change
+   * is missing, so it is a gap whether or not the book was whole. Unlike `reset`, the stamps seen
+   * stay: the next snapshot must reach every diff seen, or it may predate the lost one.
+   */
+  onUnreadable(): SyncOutcome {
+    this.changes.length = 0;
+    this.broken();
+    return 'gap';
+  }
+
   /** One diff on a whole book: dropped if the snapshot has it, applied if it is in order, else a gap. */
   private next(d: BitstampDiff, record: boolean): SyncOutcome {
     if (d.microtimestamp <= this.snapshotAt) return 'buffered';

@@ -353,7 +353,8 @@ export type BitstampFrame =
   /** `bts:error`, `data: {code: null | 4009, message}` ("Incorrect JSON format.", "Bad subscription string.", "Invalid channel provided.", 4009 "Connection is unauthorized.") */
   | { kind: 'error'; channel: string; code: number | null; message: string };
 
-const DIFF_PREFIX = 'diff_order_book_';
+/** What a diff channel's name starts with, before the market symbol. */
+export const DIFF_PREFIX = 'diff_order_book_';
 
 export function decodeFrame(frame: unknown): BitstampFrame | undefined {
   if (!isRecord(frame)) return undefined;

@@ -16,6 +16,14 @@ export const CHILD_TIMEOUT_MS = 2_000;
 /** Reconciliation of legs (and cancels) in doubt: attempts, each after a longer wait (250 ms, 500 ms, ...). */
 export const RECONCILE_ATTEMPTS = 8;
 export const RECONCILE_BACKOFF_MS = 250;
+/**
+ * After the quick attempts, a leg still in doubt is asked again this often, for this long: a
+ * venue unreachable for minutes, or one whose accept window is long (Kalshi 30 s, Bitstamp
+ * 155 s: until then a lookup that finds nothing is not final), is still reconciled while the
+ * process runs rather than left to a restart.
+ */
+export const RECONCILE_SLOW_MS = 15_000;
+export const RECONCILE_SLOW_FOR_MS = 10 * 60_000;
 
 /**
  * The price a leg is sent with. Market: the plan's worst level widened by the protection band

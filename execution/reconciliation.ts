@@ -10,7 +10,7 @@ import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 import type { Logger } from '../engine/actor.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
-import { CHILD_TIMEOUT_MS, RECONCILE_ATTEMPTS, RECONCILE_BACKOFF_MS } from './legs.ts';
+import { CHILD_TIMEOUT_MS, RECONCILE_ATTEMPTS, RECONCILE_BACKOFF_MS, RECONCILE_SLOW_FOR_MS, RECONCILE_SLOW_MS } from './legs.ts';
 import { legReportProblem } from './leg-reports.ts';
 import { finish } from './order-record.ts';
 import { NO_RECORD_AFTER_RESTART, RECONCILED_AFTER_RESTART, ReconcileLog } from './recon.ts';
@@ -35,7 +35,8 @@ export class Reconciliation {
   /**
    * Legs whose answer was lost are asked of their venue (`Reconcile`) until it answers: what it
    * did is booked; a child it never saw is refused from then on and ends `cancelled`. Never
-   * guessed. Gives up after RECONCILE_ATTEMPTS (the order stays UNCONFIRMED, and a restart
+   * guessed. RECONCILE_ATTEMPTS quick tries, then one every RECONCILE_SLOW_MS for
+   * RECONCILE_SLOW_FOR_MS; then it gives up (the order stays UNCONFIRMED, and a restart
    * reconciles it).
    */
   stop(): void {
@@ -52,8 +53,9 @@ export class Reconciliation {
   }
 
   private async attempts(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
-    for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS; attempt++) {
-      await new Promise<void>((resolve) => this.schedule(RECONCILE_BACKOFF_MS * attempt, resolve));
+    const slowUntil = Date.now() + RECONCILE_SLOW_FOR_MS;
+    for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS || Date.now() < slowUntil; attempt++) {
+      await new Promise<void>((resolve) => this.schedule(attempt <= RECONCILE_ATTEMPTS ? RECONCILE_BACKOFF_MS * attempt : RECONCILE_SLOW_MS, resolve));
       if (this.stopped) return;
       this.reconciles.attempt(order.node_order_id, nowNs());
       const fills: FillRecord[] = [];

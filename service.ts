@@ -72,8 +72,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // Working orders of the last run are closed before anything new is admitted (reconciliation.ts),
   // each marked for the TCA aggregates in the same transaction: folded below with the other marks.
   const markEnded = config.tcaAggregates === 'off' ? undefined : (o: OrderRecord) => storage.tcaBuckets.putPending(o.client_id, o.mode, o.node_order_id);
-  const reconciled = await closeAfterRestart(storage.orders, markEnded);
-  if (reconciled > 0) log.warn({ orders: reconciled }, 'working orders reconciled after restart');
+  const afterRestart = await closeAfterRestart(storage.orders, markEnded, (config.liveVenues ?? []).map((v) => v.venue));
+  if (afterRestart.closed > 0) log.warn({ orders: afterRestart.closed }, 'working orders reconciled after restart');
 
   // 2. Shared memory every thread maps: quote and depth caches, listener interest, the kill switch.
   const market = createMarketMemory(config.simPredictionEvents);
@@ -209,6 +209,13 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   gateway.fundingFeed.start();
   await deployments.boot();
   alerts.start();
+  // Orders of the last run with legs on a live venue: their routers ask the venues what became of them.
+  for (const owner of afterRestart.recover) {
+    routers.recoverAfterRestart(owner).then(
+      (n) => log.warn({ client_id: owner.client_id, mode: owner.mode, orders: n }, 'live orders of the last run reconciled with their venues'),
+      (err: unknown) => log.error({ client_id: owner.client_id, err }, 'live orders of the last run not reconciled'),
+    );
+  }
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 import type { BookEntry } from '../actors/market/directory.ts';
 import type { PredictionLeg } from '../domain/prediction/order-leg.ts';
+import type { OrderRecord } from '../domain/orders.ts';
 import type { DexEntry } from './dex-orders.ts';
 
 /**
@@ -29,4 +30,9 @@ export function isPredictionEntry(entry: RouteEntry): entry is PredictionEntry {
 /** The leg an order trades on `venue` (a prediction order), or undefined. */
 export function legOn(legs: readonly PredictionLeg[] | undefined, venue: string): PredictionLeg | undefined {
   return legs?.find((l) => l.venue === venue);
+}
+
+/** The symbol a venue knows the order's instrument by: a prediction order's leg on that venue, else the pair. */
+export function venueSymbol(order: Pick<OrderRecord, 'prediction_legs' | 'symbol'>, venue: string): string {
+  return legOn(order.prediction_legs, venue)?.symbol ?? order.symbol;
 }

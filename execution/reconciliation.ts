@@ -3,10 +3,11 @@
 // simulated venues no longer know.
 import type { Messenger, OrderLog, Schedule } from './types.ts';
 import type { Reconciled } from '../actors/edge/child-journal.ts';
-import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill } from '../actors/edge/messages.ts';
+import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, ReconcileLegFacts } from '../actors/edge/messages.ts';
 import { edgeKey } from '../actors/market/directory.ts';
 import type { VenueView } from './sor/sor-types.ts';
-import type { FillRecord, OrderRecord } from '../domain/orders.ts';
+import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
+import { venueSymbol } from './prediction-entry.ts';
 import type { Logger } from '../engine/actor.ts';
 import type { Booking } from './booking.ts';
 import type { Ledgers } from './ledgers.ts';
@@ -30,6 +31,8 @@ export class Reconciliation {
     private readonly schedule: Schedule,
     /** What each Reconcile found, per edge, and the orders being reconciled (`GET /v1/data/recon`). */
     private readonly reconciles: ReconcileLog = new ReconcileLog(nowNs()),
+    /** this router's key: a leg's owner, told to a live edge that did not send the leg */
+    private readonly self = '',
   ) {}
 
   /**
@@ -52,6 +55,18 @@ export class Reconciliation {
     }
   }
 
+  /** What a live edge needs to ask its venue about a leg it did not send itself (one of the last run). */
+  private legFacts(order: OrderRecord, child: ChildOrder): ReconcileLegFacts {
+    return {
+      client_id: order.client_id,
+      owner: this.self,
+      symbol: venueSymbol(order, child.venue),
+      resting: child.time_in_force === 'gtc',
+      sent_ms: Math.floor((child.sent_unix_ns ?? order.created_unix_ns) / 1_000_000),
+      qty_1e8: child.qty_1e8,
+    };
+  }
+
   private async attempts(order: OrderRecord, views: readonly VenueView[], started: number, reservations: readonly (number | false | undefined)[]): Promise<void> {
     const slowUntil = Date.now() + RECONCILE_SLOW_FOR_MS;
     for (let attempt = 1; attempt <= RECONCILE_ATTEMPTS || Date.now() < slowUntil; attempt++) {
@@ -65,7 +80,7 @@ export class Reconciliation {
           if (child.status !== 'unconfirmed') return;
           let answer: Reconciled<ChildExecution | ChildPlacement>;
           try {
-            answer = await this.endpoint.ask(edgeKey(child.edge_id), { t: 'Reconcile', child_id: child.child_id } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
+            answer = await this.endpoint.ask(edgeKey(child.edge_id), { t: 'Reconcile', child_id: child.child_id, leg: this.legFacts(order, child) } satisfies EdgeMessage, CHILD_TIMEOUT_MS);
           } catch {
             this.reconciles.answered(child, order.node_order_id, 'unanswered', nowNs());
             return; // the edge is still away: the next attempt asks again
@@ -103,31 +118,48 @@ export class Reconciliation {
 
 /**
  * After a restart: a working order whose child answers were lost is reconciled against the
- * venues, never guessed. The simulated venues keep no history across a restart, so such an
- * order ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
+ * venues, never guessed. The simulated venues keep no history across a restart, so an order
+ * of theirs ends CANCELLED with what LMDB holds as filled and `reconciliation_state` reconciled.
+ * A live venue keeps its orders: an order with a leg there in doubt or resting stays open,
+ * UNCONFIRMED with those legs `unconfirmed`, for its router to reconcile (`recoverAfterRestart`):
+ * what the venue filled meanwhile is booked, what still rests is cancelled (the last run's
+ * orders end). Answers how many were closed and the owners whose routers must recover orders.
  */
 export async function closeAfterRestart(
   orders: Pick<OrderLog, 'openOrders' | 'putOrder' | 'durable'>,
   /** Told of each order closed, in the same transaction (the TCA aggregates mark it). */
   ended: (order: OrderRecord) => void = () => {},
-): Promise<number> {
-  let n = 0;
+  /** The venues on their live adapter this run. */
+  liveVenues: readonly string[] = [],
+): Promise<{ closed: number; recover: { client_id: string; mode: OrderRecord['mode'] }[] }> {
+  let closed = 0;
+  const recover = new Map<string, { client_id: string; mode: OrderRecord['mode'] }>();
+  const live = new Set(liveVenues);
   for (const order of orders.openOrders()) {
     if (order.status === 'WAITING') continue;
-    order.reconciliation_state = 'reconciled';
+    const kept = order.mode === 'live' && order.children.some((c) => live.has(c.venue) && (c.status === 'sent' || c.status === 'unconfirmed' || c.status === 'resting'));
     for (const child of order.children) {
-      if (child.status === 'sent' || child.status === 'unconfirmed') child.status = 'unconfirmed';
+      if (child.status === 'sent' || child.status === 'unconfirmed' || (kept && live.has(child.venue) && child.status === 'resting')) child.status = 'unconfirmed';
       else if (child.status === 'resting') {
         // The venue restarted with the process: nothing of the resting leg is left on its book.
         child.status = child.filled_qty_1e8 > 0 ? 'partial' : 'cancelled';
         child.reason = NO_RECORD_AFTER_RESTART;
       }
     }
-    finish(order, 'CANCELLED', RECONCILED_AFTER_RESTART, 'the venue has no record of the working legs after a restart; nothing further will fill');
+    if (kept) {
+      order.status = 'UNCONFIRMED';
+      order.venue_state = 'unknown';
+      order.reconciliation_state = 'reconciling';
+      order.updated_unix_ns = nowNs();
+      recover.set(`${order.mode}|${order.client_id}`, { client_id: order.client_id, mode: order.mode });
+    } else {
+      order.reconciliation_state = 'reconciled';
+      finish(order, 'CANCELLED', RECONCILED_AFTER_RESTART, 'the venue has no record of the working legs after a restart; nothing further will fill');
+      ended(order);
+      closed++;
+    }
     orders.putOrder(order);
-    ended(order);
-    n++;
   }
   await orders.durable();
-  return n;
+  return { closed, recover: [...recover.values()] };
 }

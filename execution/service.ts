@@ -3,7 +3,7 @@ import type { ChildExecution, ChildPlacement, EdgeMessage, MakerFill, SandboxPro
 import { isDollarAsset, type ContractOutcome, type EventContractInstrument, type Instrument, type Ledger } from './ledger/ledger.ts';
 import type { ResolutionFacts } from './contract-outcomes.ts';
 import { edgeKey } from '../actors/market/directory.ts';
-import { isPredictionEntry, legOn, predictionEntry, type RouteEntry } from './prediction-entry.ts';
+import { isPredictionEntry, predictionEntry, venueSymbol, type RouteEntry } from './prediction-entry.ts';
 import type { RouteRequest, RoutingPlan, VenueView } from './sor/sor-types.ts';
 import { route } from './sor/sor.ts';
 import { crossVenuePlan } from './cross-venue.ts';
@@ -146,7 +146,7 @@ export class ExecutionService {
     );
     this.booking = new Booking(orders, this.ledgers, events, this.observer, log, (order) => liveBalances.afterCommit(order));
     this.legs = new RestingLegs(this.endpoint, this.ledgers, this.booking, log, deps.schedule, this.reconciles);
-    this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule, this.reconciles);
+    this.reconciliation = new Reconciliation(this.endpoint, this.ledgers, this.legs, this.booking, log, deps.schedule, this.reconciles, this.self);
     const steps = { executeLegs: this.executeLegs.bind(this), reconcileIfInDoubt: this.reconcileIfInDoubt.bind(this), viewsOf: this.viewsOf.bind(this), plan: this.plan.bind(this) };
     this.sliced = new SlicedExecution(steps, this.booking, this.ledgers, this.killSwitch, deps.schedule);
     this.funding = new FundingClock(this.endpoint, deps.schedule, this.ledgers, events, (asset, instrument) => this.markOf(asset, instrument), log);
@@ -423,6 +423,27 @@ export class ExecutionService {
   }
 
   /** Kill switch: nothing new is admitted (see `submit`); armed orders and resting legs are cancelled. */
+  /**
+   * After a restart (`closeAfterRestart` kept them open): this client's live orders of the last
+   * run with legs in doubt are reconciled with their venues. What the venue filled meanwhile is
+   * booked as fills; a leg still resting is cancelled, as every order of the last run ends (its
+   * GTC legs registered first, so their cancel holds once they turn out to rest). Answers how
+   * many orders are being reconciled.
+   */
+  recoverAfterRestart(): number {
+    let n = 0;
+    for (const order of this.orders.openOrders()) {
+      if (order.status !== 'UNCONFIRMED' || !order.children.some((c) => c.status === 'unconfirmed')) continue;
+      if (this.legs.workingOrder(order.node_order_id) !== undefined) continue; // already being worked here
+      const started = Date.now();
+      for (const child of order.children) if (child.status === 'unconfirmed' && child.time_in_force === 'gtc') this.legs.register(order, child, false, [], started);
+      void this.legs.cancelResting(order, 'cancelled');
+      this.reconcileIfInDoubt(order, [], started, order.children.map(() => false));
+      n++;
+    }
+    return n;
+  }
+
   async haltAll(): Promise<void> {
     for (const order of this.orders.openOrders()) {
       if (order.status !== 'WAITING') continue;
@@ -706,11 +727,6 @@ export class ExecutionService {
     // Both sides are safe integers below 2^52, so their sum is exact in a double.
     return nbbo !== undefined && nbbo.bid_1e9 > 0 && nbbo.ask_1e9 > 0 ? Math.round((nbbo.bid_1e9 + nbbo.ask_1e9) / 2) : undefined;
   }
-}
-
-/** The symbol a venue knows the order's instrument by: a prediction order's leg on that venue, else the pair. */
-function venueSymbol(order: OrderRecord, venue: string): string {
-  return legOn(order.prediction_legs, venue)?.symbol ?? order.symbol;
 }
 
 /**

@@ -20,8 +20,12 @@ export type EdgeMessage =
   | { t: 'Place'; owner: string; child_id: string; symbol: string; side: 'buy' | 'sell'; qty_1e8: number; limit_price_1e9: number; sandbox?: SandboxProfile | null }
   /** Cancels a resting child; answers `CancelResult`. */
   | { t: 'Cancel'; child_id: string }
-  /** What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`; an unseen child is refused from then on. */
-  | { t: 'Reconcile'; child_id: string }
+  /**
+   * What became of a child whose answer was lost: `Reconciled<ChildExecution | ChildPlacement>`;
+   * an unseen child is refused from then on. `leg`: what the router knows of it, for a live edge
+   * that did not send it (a leg of the last run, reconciled after a restart): asked of the venue.
+   */
+  | { t: 'Reconcile'; child_id: string; leg?: ReconcileLegFacts }
   /** Which of these children rest on the venue now (the listing's venue view). */
   | { t: 'OpenOrders'; child_ids: string[] }
   /**
@@ -112,6 +116,18 @@ export interface ChildExecution {
 }
 
 /** What a pool leg's fill carries beyond a venue's (execution/dex-orders.ts): its pair, the pool's fee tier, the fee by part (USD 1e9), the gas paid in ETH (_1e8). */
+/** A leg as its router recorded it (`Reconcile`): enough for a live edge to ask its venue. */
+export interface ReconcileLegFacts {
+  client_id: string;
+  /** the router key that owns the leg (its maker fills go there) */
+  owner: string;
+  symbol: string;
+  /** a gtc leg (it may rest) */
+  resting: boolean;
+  sent_ms: number;
+  qty_1e8: number;
+}
+
 export interface DexFillFacts {
   pair: string;
   fee_bps: number;

@@ -181,6 +181,8 @@ export function routerActor(key: string): Actor<RouterMessage> {
           return answer(Promise.resolve().then(() => sandbox(m)));
         case 'Halt':
           return answer(s.haltAll().then(() => true));
+        case 'RecoverAfterRestart':
+          return answer(Promise.resolve(s.recoverAfterRestart()));
         case 'CancelLineage':
           return answer(s.cancelLineage(owner, m.deployment_id));
         case 'Drain':

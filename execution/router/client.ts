@@ -143,6 +143,11 @@ export class RouterClient {
     return this.call(owner, { t: 'FlushTca' });
   }
 
+  /** After a restart: the owner's live orders of the last run, reconciled with their venues; answers how many. */
+  recoverAfterRestart(owner: { client_id: string; mode: Mode }): Promise<number> {
+    return this.call(owner, { t: 'RecoverAfterRestart' });
+  }
+
   /** Kill switch: every router cancels its armed orders and resting legs. */
   async haltAll(): Promise<void> {
     await this.everyRouter({ t: 'Halt' });

@@ -47,6 +47,8 @@ export type RouterMessage =
   | { t: 'CancelLineage'; deployment_id: string }
   /** Kill switch: armed orders and resting legs are cancelled (admission already reads the flag). */
   | { t: 'Halt' }
+  /** After a restart: this client's live orders of the last run, reconciled with their venues (execution/reconciliation.ts). */
+  | { t: 'RecoverAfterRestart' }
   /**
    * Sandbox positions (POST /v1/sandbox/positions), checked by the sender (execution/sandbox.ts).
    * A call's rows travel in parts of SANDBOX_ROWS_PER_MESSAGE, so each message fits a ring

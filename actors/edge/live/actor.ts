@@ -170,7 +170,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
         }
         return orders.cancel(message.child_id);
       case 'Reconcile':
-        return orders.reconcile(message.child_id);
+        return orders.reconcile(message.child_id, message.leg);
       case 'OpenOrders': {
         const open = new Set(orders.openChildren());
         return { venue: this.spec.venue, edge_id: this.spec.edge_id, resting: message.child_ids.filter((id) => open.has(id)) } satisfies OpenOrdersAnswer;

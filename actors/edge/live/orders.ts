@@ -2,7 +2,7 @@ import { NO_REPLY } from '../../../engine/actor.ts';
 import { RecentMap } from '../../../domain/recent.ts';
 import { wallClockNs } from '../../../domain/units.ts';
 import { ChildJournal, type Reconciled } from '../child-journal.ts';
-import type { CancelResult, ChildExecution, ChildPlacement, MakerFill } from '../messages.ts';
+import type { CancelResult, ChildExecution, ChildPlacement, MakerFill, ReconcileLegFacts } from '../messages.ts';
 import type { LiveAccounts } from './accounts.ts';
 import { RestFailure } from './rest.ts';
 import type { LegReport, LiveVenue, VenueAccount, VenueFill } from './venue.ts';
@@ -164,9 +164,12 @@ export class LiveOrders {
   }
 
   /** What the venue did with a child whose answer was lost: `Reconciled`, or NO_REPLY when the venue cannot be asked now (the router asks again). */
-  reconcile(child_id: string): Promise<Reconciled<Answer> | typeof NO_REPLY> | Reconciled<Answer> {
+  reconcile(child_id: string, facts?: ReconcileLegFacts): Promise<Reconciled<Answer> | typeof NO_REPLY> | Reconciled<Answer> {
     const known = this.journal.peek(child_id);
     if (known !== undefined) return known;
+    // A leg of the last run (the router reconciles it after a restart): what the router knows of
+    // it stands in for what this edge would have kept, so the venue is asked, never guessed.
+    if (facts !== undefined && this.sent.get(child_id) === undefined) this.sent.set(child_id, { child_id, ...facts }, facts.sent_ms);
     let running = this.reconciling.get(child_id);
     if (running === undefined) {
       running = this.findOut(child_id).finally(() => this.reconciling.delete(child_id));

@@ -244,6 +244,9 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   }
 
   async balances(account: VenueAccount): Promise<AssetBalance[]> {
+    // Kraken keys balances by its asset ids (`ZUSD`, `XXBT`): without the pairs read, they could
+    // not be named as ours, and a USD balance booked as ZUSD would refuse every order.
+    if (this.names.size === 0) await this.readInstruments();
     const answer = await this.private(account, '/0/private/BalanceEx', balanceBody, COST.query, QUERY_TIMEOUT_MS, true);
     const balances = decodeBalances(answer.body, this.names);
     if (balances === undefined) throw new RestFailure('unreadable BalanceEx answer', 'network');

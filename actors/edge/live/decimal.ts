@@ -60,3 +60,72 @@ export function formatScaled(scaled: number, decimals: number): string {
   const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
   return (negative ? '-' : '') + (frac === '' ? whole : `${whole}.${frac}`);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Decimals past our scale, as bigints: fees and balances a venue writes to more places than the
+// engine keeps are rounded, and which way is the caller's (a charge up, a balance down).
+
+/** How a value finer than the scale is rounded; `nearest` takes a half away from zero. */
+export type Rounding = 'ceil' | 'floor' | 'nearest';
+
+/** A decimal as its digits and how many of them are places: 12.5 is {125n, 1}. */
+export interface DecimalParts {
+  mantissa: bigint;
+  places: number;
+}
+
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+/** Also ".48" and "5.": Polymarket writes both. */
+const LOOSE = /^(-?)(\d*)(?:\.(\d*))?$/;
+
+/** A plain decimal ("-12.50"); undefined for anything else (exponents, "", ".5", "5."). */
+export function decimalOf(text: string): DecimalParts | undefined {
+  const m = PLAIN.exec(text);
+  if (m === null) return undefined;
+  const frac = m[3] ?? '';
+  return { mantissa: BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
+}
+
+/** As `decimalOf`, but with the digits on either side of the point optional (not both). */
+export function looseDecimalOf(text: string): DecimalParts | undefined {
+  const m = LOOSE.exec(text);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  const frac = m[3] ?? '';
+  return { mantissa: BigInt((m[2] || '0') + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
+}
+
+/** n / d rounded as `mode` says, for d > 0 (bigint division alone truncates toward zero). */
+export function divRounded(n: bigint, d: bigint, mode: Rounding): bigint {
+  if (mode === 'nearest') return n >= 0n ? (2n * n + d) / (2n * d) : -((-2n * n + d) / (2n * d));
+  if (mode === 'ceil') return n >= 0n ? (n + d - 1n) / d : n / d;
+  return n >= 0n ? n / d : -((-n + d - 1n) / d);
+}
+
+/**
+ * `text` x `factor`, rounded as `mode` says when it does not come out whole; undefined when
+ * `text` is not a decimal string as `parse` reads them. The factor may be negative, to flip a
+ * venue's sign before rounding.
+ */
+export function timesRounded(text: unknown, factor: bigint, mode: Rounding, parse: (text: string) => DecimalParts | undefined = decimalOf): bigint | undefined {
+  if (typeof text !== 'string') return undefined;
+  const d = parse(text);
+  if (d === undefined) return undefined;
+  return divRounded(d.mantissa * factor, 10n ** BigInt(d.places), mode);
+}
+
+/** `text` x 10^`decimals`, rounded as `mode` says when it is finer than that. */
+export function scaledRounded(text: unknown, decimals: number, mode: Rounding, parse: (text: string) => DecimalParts | undefined = decimalOf): bigint | undefined {
+  return timesRounded(text, 10n ** BigInt(decimals), mode, parse);
+}
+
+/** A bigint as a number; NaN when absent or past 2^53, where a number would no longer be exact. */
+export function safeNumber(n: bigint | undefined): number {
+  if (n === undefined) return NaN;
+  const x = Number(n);
+  return Number.isSafeInteger(x) ? x : NaN;
+}
+
+/** A JSON field that must be a decimal string exact at `decimals` places (sizes, book prices); NaN otherwise. */
+export function exactScaled(v: unknown, decimals: number): number {
+  return typeof v === 'string' ? parseScaled(v, decimals) : NaN;
+}

@@ -1,5 +1,6 @@
-import { decimalToScaled, venueFee1e9 } from '../../../../domain/units.ts';
-import { formatScaled, parseScaled } from '../decimal.ts';
+import { decimalToScaled } from '../../../../domain/units.ts';
+import { exactScaled, formatScaled, parseScaled } from '../decimal.ts';
+import type { FeeContext, PricedFee } from '../fees.ts';
 import type { DepthEvent } from './depth-sync.ts';
 import type { AssetBalance, LegReport, VenueFill } from '../venue.ts';
 
@@ -78,7 +79,6 @@ export function decodeExchangeInfo(body: unknown): BinanceInstrument[] {
     if (typeof raw['symbol'] !== 'string' || typeof raw['baseAsset'] !== 'string' || typeof raw['quoteAsset'] !== 'string') continue;
     const filters = Array.isArray(raw['filters']) ? (raw['filters'] as Record<string, unknown>[]) : [];
     const filter = (type: string) => filters.find((f) => f['filterType'] === type);
-    const num = (v: unknown, decimals: number) => (typeof v === 'string' ? parseScaled(v, decimals) : NaN);
     const price = filter('PRICE_FILTER');
     const lot = filter('LOT_SIZE');
     const notional = filter('NOTIONAL') ?? filter('MIN_NOTIONAL');
@@ -87,10 +87,10 @@ export function decodeExchangeInfo(body: unknown): BinanceInstrument[] {
       base: raw['baseAsset'],
       quote: raw['quoteAsset'],
       trading: raw['status'] === 'TRADING',
-      tick_1e9: num(price?.['tickSize'], PRICE),
-      lot_1e8: num(lot?.['stepSize'], QTY),
-      min_qty_1e8: num(lot?.['minQty'], QTY),
-      min_notional_1e9: num(notional?.['minNotional'], PRICE),
+      tick_1e9: exactScaled(price?.['tickSize'], PRICE),
+      lot_1e8: exactScaled(lot?.['stepSize'], QTY),
+      min_qty_1e8: exactScaled(lot?.['minQty'], QTY),
+      min_notional_1e9: exactScaled(notional?.['minNotional'], PRICE),
     };
     if (!(instrument.tick_1e9 > 0) || !(instrument.lot_1e8 > 0)) continue;
     if (!(instrument.min_qty_1e8 >= 0)) instrument.min_qty_1e8 = 0;
@@ -122,9 +122,10 @@ export const NO_SUCH_ORDER = new Set([-2013, -2011]);
 /**
  * A commission in USD 1e9: a quote-asset commission is USD (quotes here are USD-pegged); a
  * base-asset one is worth its quantity at the fill's price; any other asset (BNB) is priced by
- * `fallback`, the fee the account's rate implies.
+ * `fallback`, the fee the account's rate implies. Read exactly, not rounded as `pricedFeeOf`
+ * (../fees.ts) rounds: Binance writes commissions within our scale, so one past it is unreadable.
  */
-function commissionUsd1e9(asset: string, amount: string, base: string, quote: string, price_1e9: number, fallback: number): { fee_1e9: number; commission?: { asset: string; qty_1e8: number } } | undefined {
+function commissionUsd1e9(asset: string, amount: string, base: string, quote: string, price_1e9: number, fallback: number): PricedFee | undefined {
   if (asset === quote || asset === '') {
     const fee = parseScaled(amount, 9);
     return Number.isNaN(fee) ? undefined : { fee_1e9: fee };
@@ -138,21 +139,8 @@ function commissionUsd1e9(asset: string, amount: string, base: string, quote: st
   return { fee_1e9: fallback, commission: { asset, qty_1e8 } };
 }
 
-export interface FeeContext {
-  base: string;
-  quote: string;
-  /** the fee the account's rate implies for a fill, USD 1e9 (prices a commission in a third asset) */
-  fallbackFee(price_1e9: number, qty_1e8: number, isMaker: boolean): number;
-}
-
-/** A listing's fee context at the edge's schedule (every adapter prices commissions alike). */
-export function feeContextOf(listing: { base: string; quote: string } | undefined, fees: { maker_bps: number; taker_bps: number }): FeeContext {
-  return {
-    base: listing?.base ?? '',
-    quote: listing?.quote ?? '',
-    fallbackFee: (price, qty, isMaker) => venueFee1e9(price, qty, isMaker ? fees.maker_bps : fees.taker_bps),
-  };
-}
+// Kept here too: tests and older imports read them from this module.
+export { feeContextOf, type FeeContext } from '../fees.ts';
 
 /**
  * A new-order answer (`newOrderRespType=FULL`): its fills (with `tradeId` and commission) and

@@ -1,4 +1,5 @@
-import { formatScaled, parseScaled } from '../decimal.ts';
+import { exactScaled, formatScaled, parseScaled, safeNumber, scaledRounded } from '../decimal.ts';
+import { idText, integerOf, isRecord } from '../json.ts';
 import type { LimitRule } from '../venue-limits.ts';
 import { isChildId, type AccountProbe, type AssetBalance, type LegReport, type OrderLookup, type VenueFill } from '../venue.ts';
 import type { BitstampDiff } from './book-sync.ts';
@@ -58,59 +59,11 @@ function checked(venueSymbol: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decimals past our scale
+// Readers
 
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-function decimalOf(text: string): { mantissa: bigint; places: number } | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  return { mantissa: BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
-}
-
-function divRounded(n: bigint, d: bigint, mode: 'ceil' | 'floor'): bigint {
-  if (mode === 'ceil') return n >= 0n ? (n + d - 1n) / d : n / d;
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x 10^`decimals`, rounded as `mode` says when it does not come out whole. */
-function scaledRounded(text: string, decimals: number, mode: 'ceil' | 'floor'): bigint | undefined {
-  const d = decimalOf(text);
-  if (d === undefined) return undefined;
-  return divRounded(d.mantissa * 10n ** BigInt(decimals), 10n ** BigInt(d.places), mode);
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
-}
-
-/** A decimal written as a string (every Bitstamp amount and price), exactly; NaN otherwise. */
-function exact(v: unknown, decimals: number): number {
-  return typeof v === 'string' ? parseScaled(v, decimals) : NaN;
-}
-
-/** A JSON integer, or one written in decimal digits (Bitstamp writes ids and stamps both ways); undefined past 2^53. */
+/** Bitstamp writes ids and stamps as JSON numbers or quoted digits; up to 16 digits, past that none is safe. */
 function integer(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
-  if (typeof v === 'string' && /^\d{1,16}$/.test(v)) {
-    const n = Number(v);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/** An id as text: a string as is, a number only while it is exact (JSON.parse rounds past 2^53). */
-function idText(v: unknown): string | undefined {
-  if (typeof v === 'string' && /^\d{1,20}$/.test(v)) return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-  return undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return integerOf(v, 16);
 }
 
 /** `0`/`1` (string or number) as the side: "0 (buy) or 1 (sell)". */
@@ -406,8 +359,8 @@ function levels(raw: unknown): number[] | undefined {
   for (let i = 0; i < raw.length; i++) {
     const level = raw[i] as unknown;
     if (!Array.isArray(level)) return undefined;
-    const price = exact(level[0], PRICE);
-    const qty = exact(level[1], QTY);
+    const price = exactScaled(level[0], PRICE);
+    const qty = exactScaled(level[1], QTY);
     if (!(price > 0) || !(qty >= 0)) return undefined;
     out[2 * i] = price;
     out[2 * i + 1] = qty;
@@ -462,8 +415,8 @@ function instrumentOf(raw: Record<string, unknown>, venueSymbol: unknown, base: 
   const tickText = raw['tick_size'];
   const tick = typeof tickText === 'string' ? parseScaled(tickText, PRICE) : 10 ** (PRICE - (cd as number));
   if (!(tick > 0)) return undefined;
-  const minValue = minValueText === undefined ? 0 : safe(scaledRounded(minValueText, PRICE, 'ceil'));
-  const minQty = typeof raw['minimum_order_amount'] === 'string' ? safe(scaledRounded(raw['minimum_order_amount'], QTY, 'ceil')) : 0;
+  const minValue = minValueText === undefined ? 0 : safeNumber(scaledRounded(minValueText, PRICE, 'ceil'));
+  const minQty = typeof raw['minimum_order_amount'] === 'string' ? safeNumber(scaledRounded(raw['minimum_order_amount'], QTY, 'ceil')) : 0;
   return {
     symbol: `${base}-${quote}`,
     venueSymbol,
@@ -649,8 +602,8 @@ export function decodeOrderAck(httpStatus: number, body: unknown): BitstampOrder
   if (error !== undefined) return { ok: false, failure: classifyFailure(httpStatus, error), error, reason: reasonOf(error) };
   if (!isRecord(body) || httpStatus < 200 || httpStatus >= 300) return undefined;
   const id = idText(body['id']);
-  const price = exact(body['price'], PRICE);
-  const amount = exact(body['amount'], QTY);
+  const price = exactScaled(body['price'], PRICE);
+  const amount = exactScaled(body['amount'], QTY);
   if (id === undefined || !(price >= 0) || !(amount > 0)) return undefined;
   const client = typeof body['client_order_id'] === 'string' && body['client_order_id'] !== '' ? body['client_order_id'] : null;
   return { ok: true, id, client_order_id: client, side: sideOf(body['type']) ?? null, price_1e9: price, amount_1e8: amount, ts_ns: datetimeNs(body['datetime']) ?? 0 };
@@ -708,12 +661,12 @@ function isMakerFill(hint: LiquidityHint, price_1e9: number, qty_1e8: number, fe
  */
 function fillOf(t: Record<string, unknown>, base: string, hint: LiquidityHint): VenueFill | undefined {
   const tid = idText(t['tid']);
-  const price_1e9 = exact(t['price'], PRICE);
+  const price_1e9 = exactScaled(t['price'], PRICE);
   const amount = t[base.toLowerCase()];
   const qtyText = typeof amount === 'string' ? amount.replace(/^-/, '') : undefined;
   const qty_1e8 = qtyText === undefined ? NaN : parseScaled(qtyText, QTY);
   const feeText = typeof t['fee'] === 'string' && t['fee'] !== '' ? t['fee'] : '0';
-  const fee_1e9 = safe(scaledRounded(feeText, PRICE, 'ceil'));
+  const fee_1e9 = safeNumber(scaledRounded(feeText, PRICE, 'ceil'));
   const ts_ns = datetimeNs(t['datetime']);
   if (tid === undefined || !(price_1e9 > 0) || !(qty_1e8 > 0) || Number.isNaN(fee_1e9) || ts_ns === undefined) return undefined;
   return { price_1e9, qty_1e8, trade_id: tid, ts_ns, fee_1e9, is_maker: isMakerFill(hint, price_1e9, qty_1e8, fee_1e9) };
@@ -729,7 +682,7 @@ export function decodeOrderStatus(body: unknown, pair: { base: string }, hint: L
   if (!isRecord(body) || bitstampError(body) !== undefined) return undefined;
   const id = idText(body['id']);
   const status = body['status'];
-  const remaining = exact(body['amount_remaining'], QTY);
+  const remaining = exactScaled(body['amount_remaining'], QTY);
   if (id === undefined || typeof status !== 'string' || !ORDER_STATUSES.has(status) || !(remaining >= 0)) return undefined;
   const rows = body['transactions'] === undefined || body['transactions'] === null ? [] : body['transactions'];
   if (!Array.isArray(rows)) return undefined;
@@ -779,7 +732,7 @@ export function decodeLookup(httpStatus: number, body: unknown, pair: { base: st
 export function decodeCancel(body: unknown): { id: string; amount_1e8: number; status: string | null } | undefined {
   if (!isRecord(body) || bitstampError(body) !== undefined) return undefined;
   const id = idText(body['id']);
-  const amount = exact(body['amount'], QTY);
+  const amount = exactScaled(body['amount'], QTY);
   if (id === undefined || !(amount >= 0)) return undefined;
   return { id, amount_1e8: amount, status: typeof body['status'] === 'string' ? body['status'] : null };
 }
@@ -820,8 +773,8 @@ export function decodeOpenOrders(body: unknown): BitstampOpenOrder[] | undefined
     const name = typeof row['market'] === 'string' ? row['market'] : row['currency_pair'];
     const symbol = typeof name === 'string' ? symbolOfName(name) : undefined;
     const side = sideOf(row['type']);
-    const price = exact(row['price'], PRICE);
-    const remaining = exact(row['amount'], QTY);
+    const price = exactScaled(row['price'], PRICE);
+    const remaining = exactScaled(row['amount'], QTY);
     if (id === undefined || symbol === undefined || side === undefined || !(price >= 0) || !(remaining >= 0)) return undefined;
     const client = typeof row['client_order_id'] === 'string' && row['client_order_id'] !== '' ? row['client_order_id'] : null;
     out.push({ id, client_order_id: client, child_id: childIdOfBitstamp(client) ?? null, symbol, side, price_1e9: price, remaining_1e8: remaining });

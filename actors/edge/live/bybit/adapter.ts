@@ -5,7 +5,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits, type LimitRule } from '../venue-limits.ts';
 import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
-import { feeContextOf, type FeeContext } from '../binance/codec.ts';
+import { feeContextOf, type FeeContext } from '../fees.ts';
 import { BybitBookSync, type BybitBookDepth } from './book-sync.ts';
 import { queryString, RECV_WINDOW_MS, signedHeaders } from './signing.ts';
 import {

@@ -1,6 +1,7 @@
 import { parseSymbol } from '../../../../domain/market.ts';
-import { formatScaled, parseScaled } from '../decimal.ts';
-import type { FeeContext } from '../binance/codec.ts';
+import { decimalOf, divRounded, exactScaled, formatScaled, parseScaled, safeNumber, scaledRounded, type DecimalParts } from '../decimal.ts';
+import { pricedFeeOf, type FeeContext } from '../fees.ts';
+import { signedIntegerOf } from '../json.ts';
 import { isChildId, limitOnTick, type AccountProbe, type AssetBalance, type LegReport, type VenueFill } from '../venue.ts';
 import type { BybitBookData, BybitBookDepth } from './book-sync.ts';
 import { queryString } from './signing.ts';
@@ -63,54 +64,10 @@ export class BybitSymbols {
 // ---------------------------------------------------------------------------------------------
 // Decimals Bybit writes past our scale
 
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** A plain decimal as mantissa and decimal places; undefined for anything else (exponents, empty). */
-function decimalOf(text: string): { mantissa: bigint; places: number } | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  return { mantissa: BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
-}
-
-/** n / d rounded as `mode` says, d > 0 (bigint division truncates toward zero). */
-function divRounded(n: bigint, d: bigint, mode: 'ceil' | 'floor'): bigint {
-  if (mode === 'ceil') return n >= 0n ? (n + d - 1n) / d : n / d;
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x `factor`, rounded as `mode` says when it does not come out whole. */
-function timesRounded(text: string, factor: bigint, mode: 'ceil' | 'floor'): bigint | undefined {
-  const d = decimalOf(text);
-  if (d === undefined) return undefined;
-  return divRounded(d.mantissa * factor, 10n ** BigInt(d.places), mode);
-}
-
 /** An optional decimal field: absent or "" is 0. */
-function optionalDecimal(v: unknown): { mantissa: bigint; places: number } | undefined {
+function optionalDecimal(v: unknown): DecimalParts | undefined {
   if (v === undefined || v === '') return { mantissa: 0n, places: 0 };
   return typeof v === 'string' ? decimalOf(v) : undefined;
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
-}
-
-/** A Bybit decimal string that must be exact at `decimals` places (sizes, prices); NaN otherwise. */
-function exact(v: unknown, decimals: number): number {
-  return typeof v === 'string' ? parseScaled(v, decimals) : NaN;
-}
-
-/** An integer sent as a JSON number or a numeric string (timestamps are strings in REST, numbers on the stream). */
-function integer(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) {
-    const n = Number(v);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,10 +185,10 @@ export function decodeBookFrame(frame: unknown): BybitBookMessage | undefined {
   const data = d as Record<string, unknown>;
   const bids = bookLevels(data['b']);
   const asks = bookLevels(data['a']);
-  const u = integer(data['u']);
-  const seq = data['seq'] === undefined ? -1 : integer(data['seq']);
-  const ts = integer(f['ts']);
-  const cts = f['cts'] === undefined ? null : integer(f['cts']);
+  const u = signedIntegerOf(data['u']);
+  const seq = data['seq'] === undefined ? -1 : signedIntegerOf(data['seq']);
+  const ts = signedIntegerOf(f['ts']);
+  const cts = f['cts'] === undefined ? null : signedIntegerOf(f['cts']);
   if (bids === undefined || asks === undefined || u === undefined || u < 0 || seq === undefined || cts === undefined) return message;
   if (data['s'] !== undefined && data['s'] !== message.venueSymbol) return message;
   message.data = { symbol: message.venueSymbol, bids, asks, u, seq, ts_ms: ts ?? cts ?? 0, cts_ms: cts };
@@ -410,9 +367,9 @@ export interface BybitLimitHeaders {
 
 /** The endpoint's limit headers (names are case-insensitive, as `Headers.get` reads them); undefined when absent or unreadable. */
 export function decodeLimitHeaders(get: (name: string) => string | null): BybitLimitHeaders | undefined {
-  const limit = integer(get('X-Bapi-Limit'));
-  const remaining = integer(get('X-Bapi-Limit-Status'));
-  const resetAtMs = integer(get('X-Bapi-Limit-Reset-Timestamp'));
+  const limit = signedIntegerOf(get('X-Bapi-Limit'));
+  const remaining = signedIntegerOf(get('X-Bapi-Limit-Status'));
+  const resetAtMs = signedIntegerOf(get('X-Bapi-Limit-Reset-Timestamp'));
   if (limit === undefined || remaining === undefined || resetAtMs === undefined) return undefined;
   return { limit, remaining, resetAtMs };
 }
@@ -468,11 +425,11 @@ export function decodeInstruments(body: unknown): { instruments: BybitInstrument
     if (parseSymbol(ours) === undefined) continue;
     const lot = (typeof raw['lotSizeFilter'] === 'object' && raw['lotSizeFilter'] !== null ? raw['lotSizeFilter'] : {}) as Record<string, unknown>;
     const price = (typeof raw['priceFilter'] === 'object' && raw['priceFilter'] !== null ? raw['priceFilter'] : {}) as Record<string, unknown>;
-    const tick = exact(price['tickSize'], PRICE);
-    const step = exact(lot['basePrecision'], QTY);
+    const tick = exactScaled(price['tickSize'], PRICE);
+    const step = exactScaled(lot['basePrecision'], QTY);
     if (!(tick > 0) || !(step > 0)) continue;
     const rounded = (v: unknown, decimals: number, mode: 'ceil' | 'floor') => {
-      const n = typeof v === 'string' && v !== '' ? safe(timesRounded(v, 10n ** BigInt(decimals), mode)) : 0;
+      const n = typeof v === 'string' && v !== '' ? safeNumber(scaledRounded(v, decimals, mode)) : 0;
       return n >= 0 ? n : 0;
     };
     const status = typeof raw['status'] === 'string' ? raw['status'] : '';
@@ -695,16 +652,16 @@ export function decodeOrders(body: unknown): { orders: BybitOrder[]; cursor: str
     const side = r['side'];
     if (typeof r['orderId'] !== 'string' || typeof status !== 'string' || (!OPEN_STATUSES.has(status) && !CLOSED_STATUSES.has(status))) return undefined;
     if (side !== 'Buy' && side !== 'Sell') return undefined;
-    const filled = exact(r['cumExecQty'], QTY);
+    const filled = exactScaled(r['cumExecQty'], QTY);
     if (!(filled >= 0)) return undefined;
     const orderType = typeof r['orderType'] === 'string' ? r['orderType'] : '';
     const inQuote = orderType === 'Market' && r['marketUnit'] === 'quoteCoin';
-    const qty = inQuote ? null : exact(r['qty'], QTY);
+    const qty = inQuote ? null : exactScaled(r['qty'], QTY);
     if (qty !== null && !(qty >= 0)) return undefined;
     const open = OPEN_STATUSES.has(status);
     let resting = 0;
     if (open && orderType === 'Limit') {
-      const leaves = r['leavesQty'] === undefined || r['leavesQty'] === '' ? (qty ?? 0) - filled : exact(r['leavesQty'], QTY);
+      const leaves = r['leavesQty'] === undefined || r['leavesQty'] === '' ? (qty ?? 0) - filled : exactScaled(r['leavesQty'], QTY);
       if (!(leaves >= 0)) return undefined;
       resting = leaves;
     }
@@ -722,7 +679,7 @@ export function decodeOrders(body: unknown): { orders: BybitOrder[]; cursor: str
       filled_qty_1e8: filled,
       resting_qty_1e8: resting,
       rejectReason: typeof r['rejectReason'] === 'string' ? r['rejectReason'] : '',
-      updated_ms: integer(r['updatedTime']) ?? 0,
+      updated_ms: signedIntegerOf(r['updatedTime']) ?? 0,
     });
   }
   return { orders, cursor: list.cursor };
@@ -746,27 +703,6 @@ export function spotFeeCoin(side: 'buy' | 'sell', isMaker: boolean, feeRateNegat
   const receives = side === 'buy' ? base : quote;
   const gives = side === 'buy' ? quote : base;
   return isMaker && feeRateNegative ? gives : receives;
-}
-
-/**
- * A fee in `coin` as the fill's charge: a quote-coin fee is USD (quotes here are USD-pegged),
- * rounded up past 9 places; a base-coin fee is a commission in base (rounded up past 8 places)
- * worth its quantity at the fill's price (from the exact fee, rounded up); any other coin is a
- * commission priced by `fallback`, the fee the account's rate implies. Charges are positive,
- * rebates negative; both round toward +inf, against us.
- */
-function feeOf(coin: string, fee: string, fees: FeeContext, price_1e9: number, fallback: number): { fee_1e9: number; commission?: { asset: string; qty_1e8: number } } | undefined {
-  if (coin === fees.quote) {
-    const fee_1e9 = safe(timesRounded(fee, 10n ** BigInt(PRICE), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9 };
-  }
-  const qty_1e8 = safe(timesRounded(fee, 10n ** BigInt(QTY), 'ceil'));
-  if (Number.isNaN(qty_1e8)) return undefined;
-  if (coin === fees.base) {
-    const fee_1e9 = safe(timesRounded(fee, BigInt(price_1e9), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9, commission: { asset: coin, qty_1e8 } };
-  }
-  return { fee_1e9: fallback, commission: { asset: coin, qty_1e8 } };
 }
 
 /** The sum of two plain decimals, as text (for an extra fee added to the trading fee). */
@@ -830,17 +766,17 @@ export function decodeExecutions(body: unknown, fees: FeeContext, orderId?: stri
     if (orderId !== undefined && t['orderId'] !== orderId) continue;
     const { execId, side } = t;
     if (typeof execId !== 'string' || execId === '' || (side !== 'Buy' && side !== 'Sell')) return undefined;
-    const price_1e9 = exact(t['execPrice'], PRICE);
-    const qty_1e8 = exact(t['execQty'], QTY);
+    const price_1e9 = exactScaled(t['execPrice'], PRICE);
+    const qty_1e8 = exactScaled(t['execQty'], QTY);
     if (!(price_1e9 > 0) || !(qty_1e8 > 0)) return undefined;
     const isMaker = t['isMaker'] === true;
     const feeRate = typeof t['feeRate'] === 'string' ? t['feeRate'] : '';
     const coin = typeof t['feeCurrency'] === 'string' && t['feeCurrency'] !== '' ? t['feeCurrency'] : spotFeeCoin(side === 'Buy' ? 'buy' : 'sell', isMaker, feeRate.startsWith('-'), fees.base, fees.quote);
     const fee = withExtraFees(typeof t['execFee'] === 'string' && t['execFee'] !== '' ? t['execFee'] : '0', coin, t['extraFees']);
     if (fee === undefined) return undefined;
-    const priced = feeOf(coin, fee, fees, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker));
+    const priced = pricedFeeOf(coin, fee, fees, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker), 1n);
     if (priced === undefined) return undefined;
-    const fill: VenueFill = { price_1e9, qty_1e8, trade_id: execId, ts_ns: (integer(t['execTime']) ?? 0) * 1_000_000, fee_1e9: priced.fee_1e9, is_maker: isMaker };
+    const fill: VenueFill = { price_1e9, qty_1e8, trade_id: execId, ts_ns: (signedIntegerOf(t['execTime']) ?? 0) * 1_000_000, fee_1e9: priced.fee_1e9, is_maker: isMaker };
     if (priced.commission !== undefined) fill.commission = priced.commission;
     fills.push(fill);
   }
@@ -899,7 +835,7 @@ export function feeRatePath(venueSymbol: string): string {
 
 /** A rate (`"0.001"`) in basis points, exactly for rates of up to 9 decimals; NaN otherwise. */
 function bps(rate: unknown): number {
-  const scaled = exact(rate, 9);
+  const scaled = exactScaled(rate, 9);
   return Number.isNaN(scaled) ? NaN : scaled / 100_000;
 }
 

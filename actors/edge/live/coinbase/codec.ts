@@ -1,4 +1,5 @@
-import { formatScaled, parseScaled } from '../decimal.ts';
+import { decimalOf, divRounded, formatScaled, parseScaled, safeNumber, scaledRounded } from '../decimal.ts';
+import { integerOf, record, str } from '../json.ts';
 import { isChildId, limitOnTick, type AccountProbe, type AssetBalance, type LegReport, type VenueFill } from '../venue.ts';
 import type { CoinbaseL2Event } from './book-sync.ts';
 
@@ -47,57 +48,6 @@ export const MARKET_WS_URL = 'wss://advanced-trade-ws.coinbase.com';
 /** Our symbol (`BTC-USD`) is Coinbase's product id as is. */
 export function productIdOf(symbol: string): string {
   return symbol;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decimals Coinbase writes past our scale
-
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** A plain decimal as mantissa and decimal places; undefined for anything else (exponents, empty). */
-function decimalOf(text: string): { mantissa: bigint; places: number } | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  return { mantissa: BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
-}
-
-/** n / d rounded as `mode` says, d > 0 (bigint division truncates toward zero). */
-function divRounded(n: bigint, d: bigint, mode: 'ceil' | 'floor' | 'nearest'): bigint {
-  if (mode === 'nearest') return n >= 0n ? (2n * n + d) / (2n * d) : -((-2n * n + d) / (2n * d));
-  if (mode === 'ceil') return n >= 0n ? (n + d - 1n) / d : n / d;
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x 10^`decimals`, rounded as `mode` says when it does not come out whole. */
-function scaledRounded(text: string, decimals: number, mode: 'ceil' | 'floor' | 'nearest'): bigint | undefined {
-  const d = decimalOf(text);
-  if (d === undefined) return undefined;
-  return divRounded(d.mantissa * 10n ** BigInt(decimals), 10n ** BigInt(d.places), mode);
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-/** A JSON integer, or one written as a string (the docs print `heartbeat_counter` and `number_of_fills` quoted). */
-function integer(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
-  if (typeof v === 'string' && /^\d+$/.test(v)) {
-    const n = Number(v);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +148,7 @@ export interface CoinbaseWsMessage {
  * for what is not a Coinbase envelope at all (not an object, no `channel` and no error `type`).
  */
 export function decodeWsMessage(frame: unknown): CoinbaseWsMessage | undefined {
-  const f = obj(frame);
+  const f = record(frame);
   if (f === undefined) return undefined;
   if (f['type'] === 'error') return { channel: 'error', seq: null, ts_ns: null, error: str(f['message']) ?? '' };
   const channel = str(f['channel']);
@@ -209,15 +159,15 @@ export function decodeWsMessage(frame: unknown): CoinbaseWsMessage | undefined {
   const events = Array.isArray(f['events']) ? (f['events'] as unknown[]) : [];
   const out: CoinbaseWsMessage = { channel, seq, ts_ns };
   if (channel === 'l2_data') out.l2 = l2Message(events, seq === null);
-  else if (channel === 'heartbeats') out.heartbeat = { counter: integer(obj(events[0])?.['heartbeat_counter']) ?? null };
-  else if (channel === 'subscriptions') out.subscriptions = subscriptionsOf(obj(events[0])?.['subscriptions']);
+  else if (channel === 'heartbeats') out.heartbeat = { counter: integerOf(record(events[0])?.['heartbeat_counter']) ?? null };
+  else if (channel === 'subscriptions') out.subscriptions = subscriptionsOf(record(events[0])?.['subscriptions']);
   return out;
 }
 
 function l2Message(events: readonly unknown[], noSeq: boolean): CoinbaseL2Message {
   const out: CoinbaseL2Message = { events: [], unreadable: [], broken: noSeq };
   for (const raw of events) {
-    const e = obj(raw);
+    const e = record(raw);
     const product = str(e?.['product_id']);
     if (e === undefined || product === undefined || product === '') {
       out.broken = true;
@@ -237,7 +187,7 @@ function l2Event(e: Record<string, unknown>, product_id: string): CoinbaseL2Even
   const bids: number[] = [];
   const asks: number[] = [];
   for (const raw of e['updates'] as unknown[]) {
-    const u = obj(raw);
+    const u = record(raw);
     if (u === undefined) return undefined;
     const side = u['side'];
     const price = str(u['price_level']);
@@ -253,7 +203,7 @@ function l2Event(e: Record<string, unknown>, product_id: string): CoinbaseL2Even
 
 function subscriptionsOf(raw: unknown): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  const s = obj(raw);
+  const s = record(raw);
   if (s === undefined) return out;
   for (const [channel, ids] of Object.entries(s)) {
     out[channel] = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
@@ -299,7 +249,7 @@ export const ORDER_NOT_FOUND_TEXT = 'order with this orderID was not found';
  */
 export function coinbaseError(status: number, body: unknown): CoinbaseError | undefined {
   if (status >= 200 && status < 300) return undefined;
-  const b = obj(body) ?? {};
+  const b = record(body) ?? {};
   const error = str(b['error']) ?? '';
   // A body that is not JSON (401's bare `Unauthorized`) is the message itself.
   const message = str(b['message']) || str(b['error_details']) || (typeof body === 'string' ? body.trim().slice(0, 200) : '');
@@ -362,11 +312,11 @@ export function productsPath(cursor?: string): string {
  * scales cannot hold (finer than 1e-9 / 1e-8). Undefined for a body that is not an answer.
  */
 export function decodeProducts(body: unknown): { instruments: CoinbaseInstrument[]; next_cursor: string | null } | undefined {
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || !Array.isArray(b['products'])) return undefined;
   const instruments: CoinbaseInstrument[] = [];
   for (const raw of b['products'] as unknown[]) {
-    const p = obj(raw);
+    const p = record(raw);
     if (p === undefined) continue;
     const symbol = str(p['product_id']);
     const base = str(p['base_currency_id']) || str(p['base_display_symbol']);
@@ -378,7 +328,7 @@ export function decodeProducts(body: unknown): { instruments: CoinbaseInstrument
     const lot = typeof p['base_increment'] === 'string' ? parseScaled(p['base_increment'], QTY) : NaN;
     if (!(tick > 0) || !(lot > 0)) continue;
     const rounded = (v: unknown, decimals: number, mode: 'ceil' | 'floor') => {
-      const n = typeof v === 'string' && v !== '' ? safe(scaledRounded(v, decimals, mode)) : 0;
+      const n = typeof v === 'string' && v !== '' ? safeNumber(scaledRounded(v, decimals, mode)) : 0;
       return n >= 0 ? n : 0;
     };
     const status = str(p['status']) ?? '';
@@ -399,7 +349,7 @@ export function decodeProducts(body: unknown): { instruments: CoinbaseInstrument
       min_notional_1e9: rounded(p['quote_min_size'], PRICE, 'ceil'),
     });
   }
-  const pagination = obj(b['pagination']);
+  const pagination = record(b['pagination']);
   const next = str(pagination?.['next_cursor']);
   return { instruments, next_cursor: pagination?.['has_next'] === true && next !== undefined && next !== '' ? next : null };
 }
@@ -521,15 +471,15 @@ export function createOrderOutcome(status: number, body: unknown): CreateOrderOu
     if (isDuplicateClientId(err.error, err.message)) return { kind: 'exists', reason: err.reason };
     return { kind: 'refused', code: err.error === '' ? String(status) : err.error, reason: err.reason };
   }
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || typeof b['success'] !== 'boolean') return { kind: 'unknown', reason: `coinbase ${status}: unreadable order answer` };
   if (b['success']) {
-    const ok = obj(b['success_response']);
+    const ok = record(b['success_response']);
     const orderId = str(ok?.['order_id']) || str(b['order_id']);
     if (!orderId) return { kind: 'unknown', reason: `coinbase ${status}: order accepted without an order_id` };
     return { kind: 'placed', order_id: orderId, client_order_id: str(ok?.['client_order_id']) ?? null };
   }
-  const er = obj(b['error_response']) ?? {};
+  const er = record(b['error_response']) ?? {};
   const code = str(er['error']) || str(b['failure_reason']) || 'UNKNOWN_FAILURE_REASON';
   const message = str(er['message']) || str(er['error_details']) || '';
   const why = [str(er['new_order_failure_reason']), str(er['preview_failure_reason'])].filter((r) => r !== undefined && r !== '' && !r.startsWith('UNKNOWN_'));
@@ -580,12 +530,12 @@ function orderOf(o: Record<string, unknown>): CoinbaseOrder | undefined {
   const filledText = str(o['filled_size']);
   const filled = filledText === undefined || filledText === '' ? 0 : parseScaled(filledText, QTY);
   if (!(filled >= 0)) return undefined;
-  const configs = obj(o['order_configuration']);
+  const configs = record(o['order_configuration']);
   let config: string | null = null;
   let qty: number | null = null;
   if (configs !== undefined) {
     for (const [key, value] of Object.entries(configs)) {
-      const c = obj(value);
+      const c = record(value);
       if (c === undefined) continue;
       config = key;
       const size = str(c['base_size']);
@@ -616,7 +566,7 @@ function orderOf(o: Record<string, unknown>): CoinbaseOrder | undefined {
     filled_qty_1e8: filled,
     working,
     resting_qty_1e8: resting,
-    number_of_fills: integer(o['number_of_fills']) ?? null,
+    number_of_fills: integerOf(o['number_of_fills']) ?? null,
   };
 }
 
@@ -627,7 +577,7 @@ export function orderPath(orderId: string): string {
 
 /** A Get Order answer `{order: {...}}`; undefined for an error or an unreadable order. */
 export function decodeOrder(body: unknown): CoinbaseOrder | undefined {
-  const o = obj(obj(body)?.['order']);
+  const o = record(record(body)?.['order']);
   return o === undefined ? undefined : orderOf(o);
 }
 
@@ -685,11 +635,11 @@ export function clientOrderLookupPath(productId: string, sentAtMs: number, curso
  * taken as absent. Undefined for a body that is not an answer.
  */
 export function decodeOrderList(body: unknown): { orders: CoinbaseOrder[]; next_cursor: string | null } | undefined {
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || !Array.isArray(b['orders'])) return undefined;
   const orders: CoinbaseOrder[] = [];
   for (const raw of b['orders'] as unknown[]) {
-    const o = obj(raw);
+    const o = record(raw);
     const order = o === undefined ? undefined : orderOf(o);
     if (order !== undefined) {
       orders.push(order);
@@ -741,12 +691,12 @@ export function fillsPath(orderIds: readonly string[], cursor?: string, limit = 
  * `next_cursor` is null once the answer's `cursor` is empty or, with `limit`, the page was short.
  */
 export function decodeFills(body: unknown, opts: { orderId?: string; limit?: number } = {}): { fills: VenueFill[]; next_cursor: string | null } | undefined {
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || !Array.isArray(b['fills'])) return undefined;
   const rows = b['fills'] as unknown[];
   const fills: VenueFill[] = [];
   for (const raw of rows) {
-    const t = obj(raw);
+    const t = record(raw);
     if (t === undefined) return undefined;
     if (opts.orderId !== undefined && t['order_id'] !== opts.orderId) continue;
     if ((t['trade_type'] !== undefined && t['trade_type'] !== 'FILL') || t['size_in_quote'] === true) return undefined;
@@ -754,11 +704,11 @@ export function decodeFills(body: unknown, opts: { orderId?: string; limit?: num
     const price = str(t['price']);
     const size = str(t['size']);
     if (!id || price === undefined || size === undefined) return undefined;
-    const price_1e9 = safe(scaledRounded(price, PRICE, 'nearest'));
+    const price_1e9 = safeNumber(scaledRounded(price, PRICE, 'nearest'));
     const qty_1e8 = parseScaled(size, QTY);
     if (!(price_1e9 > 0) || !(qty_1e8 > 0)) return undefined;
     const commission = str(t['commission']);
-    const fee_1e9 = safe(scaledRounded(commission === undefined || commission === '' ? '0' : commission, PRICE, 'ceil'));
+    const fee_1e9 = safeNumber(scaledRounded(commission === undefined || commission === '' ? '0' : commission, PRICE, 'ceil'));
     if (Number.isNaN(fee_1e9)) return undefined;
     const ts = typeof t['trade_time'] === 'string' ? rfc3339Ns(t['trade_time']) : null;
     fills.push({ price_1e9, qty_1e8, trade_id: id, ts_ns: ts ?? 0, fee_1e9, is_maker: t['liquidity_indicator'] === 'MAKER' });
@@ -795,11 +745,11 @@ export type CancelOutcome = 'requested' | 'no-such-order' | 'done' | 'refused';
 
 /** The rows of a batch cancel answer `{results: [{success, failure_reason, order_id}]}`; undefined for a body that is not one. */
 export function decodeCancel(body: unknown): { order_id: string; outcome: CancelOutcome; failure_reason: string | null }[] | undefined {
-  const results = obj(body)?.['results'];
+  const results = record(body)?.['results'];
   if (!Array.isArray(results)) return undefined;
   const out: { order_id: string; outcome: CancelOutcome; failure_reason: string | null }[] = [];
   for (const raw of results as unknown[]) {
-    const r = obj(raw);
+    const r = record(raw);
     if (r === undefined || typeof r['success'] !== 'boolean') return undefined;
     const reason = str(r['failure_reason']) ?? null;
     let outcome: CancelOutcome;
@@ -830,16 +780,16 @@ export function accountsPath(cursor?: string): string {
  * tradable. Several accounts of one currency are summed by `mergeBalances` over all pages.
  */
 export function decodeAccounts(body: unknown): { balances: AssetBalance[]; next_cursor: string | null } | undefined {
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || !Array.isArray(b['accounts'])) return undefined;
   const balances: AssetBalance[] = [];
   for (const raw of b['accounts'] as unknown[]) {
-    const a = obj(raw);
+    const a = record(raw);
     if (a === undefined) return undefined;
     if (a['type'] === 'ACCOUNT_TYPE_VAULT') continue;
     const asset = str(a['currency']);
-    const available = str(obj(a['available_balance'])?.['value']);
-    const holdRaw = a['hold'] === undefined || a['hold'] === null ? '0' : str(obj(a['hold'])?.['value']);
+    const available = str(record(a['available_balance'])?.['value']);
+    const holdRaw = a['hold'] === undefined || a['hold'] === null ? '0' : str(record(a['hold'])?.['value']);
     if (!asset || available === undefined || holdRaw === undefined) return undefined;
     const free = scaledRounded(available, QTY, 'floor');
     const locked = scaledRounded(holdRaw === '' ? '0' : holdRaw, QTY, 'floor');
@@ -877,7 +827,7 @@ function bpsOf(rate: unknown): number {
 
 /** `GET /api/v3/brokerage/transaction_summary`: `fee_tier.{pricing_tier, maker_fee_rate, taker_fee_rate}`. */
 export function decodeTransactionSummary(body: unknown): { tier: string; maker_bps: number; taker_bps: number } | undefined {
-  const tier = obj(obj(body)?.['fee_tier']);
+  const tier = record(record(body)?.['fee_tier']);
   if (tier === undefined) return undefined;
   const maker = bpsOf(tier['maker_fee_rate']);
   const taker = bpsOf(tier['taker_fee_rate']);
@@ -887,7 +837,7 @@ export function decodeTransactionSummary(body: unknown): { tier: string; maker_b
 
 /** `GET /api/v3/brokerage/key_permissions`: `{can_view, can_trade, can_transfer, portfolio_uuid, portfolio_type}`. */
 export function decodeKeyPermissions(body: unknown): { can_view: boolean; can_trade: boolean; can_transfer: boolean | null; portfolio_uuid: string | null } | undefined {
-  const b = obj(body);
+  const b = record(body);
   if (b === undefined || typeof b['can_trade'] !== 'boolean') return undefined;
   return {
     can_view: b['can_view'] === true,

@@ -1,7 +1,7 @@
 import type { VenueId } from '../../../../domain/market.ts';
 import type { VenueCredentials } from '../../../../storage/credential-shapes.ts';
 import type { FundingInfo, FundingPoint } from '../../messages.ts';
-import { feeContextOf } from '../binance/codec.ts';
+import { feeContextOf } from '../fees.ts';
 import type { BookFeed, FeedListing } from '../book-feeds.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest } from '../rest.ts';

@@ -1,8 +1,9 @@
 import { parseSymbol } from '../../../../domain/market.ts';
 import type { VenueCredentials } from '../../../../storage/credential-shapes.ts';
 import type { FundingInfo, FundingPoint } from '../../messages.ts';
-import type { FeeContext } from '../binance/codec.ts';
-import { formatScaled, parseScaled } from '../decimal.ts';
+import { exactScaled, formatScaled, safeNumber, scaledRounded, type Rounding } from '../decimal.ts';
+import type { FeeContext } from '../fees.ts';
+import { nonNegativeInteger, record, u64Text } from '../json.ts';
 import { childIdOfKraken, krakenClientOrderId } from '../kraken/codec.ts';
 import { evmAddress, hyperliquidOrderAction, hyperliquidOrderWire, hyperliquidSignL1Action, type EvmSignature } from '../signing-evm.ts';
 import type { AccountProbe, AssetBalance, LegReport, VenueFill } from '../venue.ts';
@@ -47,69 +48,14 @@ export const WS_PATH = '/ws';
 // ---------------------------------------------------------------------------------------------
 // Exact decimals and ids
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/**
- * A decimal string x 10^`scale` as a bigint, rounded as `mode` says when the text is finer than
- * the scale (`nearest` rounds half away from zero); undefined for anything but a plain decimal.
- */
-function scaledBig(text: unknown, scale: number, mode: 'floor' | 'ceil' | 'nearest'): bigint | undefined {
-  if (typeof text !== 'string') return undefined;
-  const m = DECIMAL.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  const negative = m[1] === '-';
-  const shift = scale - frac.length;
-  const digits = BigInt(m[2]! + frac);
-  let magnitude: bigint;
-  if (shift >= 0) magnitude = digits * 10n ** BigInt(shift);
-  else {
-    const unit = 10n ** BigInt(-shift);
-    const whole = digits / unit;
-    const rest = digits % unit;
-    // Rounding the magnitude up is rounding toward +inf for a positive value and toward -inf for a negative one.
-    const up = rest === 0n ? false : mode === 'nearest' ? 2n * rest >= unit : (mode === 'ceil') !== negative;
-    magnitude = up ? whole + 1n : whole;
-  }
-  return negative ? -magnitude : magnitude;
-}
-
-/** A bigint as a number, NaN past 2^53 (or absent). */
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
-}
-
-/** A decimal string exact at `scale` (sizes, book prices): NaN when it is not. */
-function exact(v: unknown, scale: number): number {
-  return typeof v === 'string' ? parseScaled(v, scale) : NaN;
-}
-
-/** A decimal string at `scale`, rounded as `mode` says (averages, fees, balances). */
-function rounded(v: unknown, scale: number, mode: 'floor' | 'ceil' | 'nearest'): number {
-  return safe(scaledBig(v, scale, mode));
+/** A decimal string at `scale`, rounded as `mode` says (averages, fees, balances); NaN when unreadable or past 2^53. */
+function rounded(v: unknown, scale: number, mode: Rounding): number {
+  return safeNumber(scaledRounded(v, scale, mode));
 }
 
 /** An optional decimal: null when absent or null, NaN when unreadable. */
-function optionalRounded(v: unknown, scale: number, mode: 'floor' | 'ceil' | 'nearest'): number | null {
+function optionalRounded(v: unknown, scale: number, mode: Rounding): number | null {
   return v === undefined || v === null ? null : rounded(v, scale, mode);
-}
-
-/** A u64 id (`oid`, `tid`) as its decimal text: from `parseVenueJson`'s string or a safe JSON number. */
-function idText(v: unknown): string | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined;
-  if (typeof v === 'string' && /^(?:0|[1-9]\d{0,19})$/.test(v) && BigInt(v) < 1n << 64n) return v;
-  return undefined;
-}
-
-/** A safe non-negative integer (ms timestamps). */
-function int(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
-}
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** `oid` or `tid` followed by a JSON integer, anchored on the `{` or `,` before the key (inside a JSON string a quote is escaped). */
@@ -421,7 +367,7 @@ export function agentValidUntil(body: unknown, agent: string): number | null | u
   for (const raw of body as unknown[]) {
     const a = record(raw);
     if (typeof a?.['address'] !== 'string') return undefined;
-    if (a['address'].toLowerCase() === wanted) return int(a['validUntil']) ?? null;
+    if (a['address'].toLowerCase() === wanted) return nonNegativeInteger(a['validUntil']) ?? null;
   }
   return null;
 }
@@ -435,7 +381,7 @@ export function userFeesRequest(user: string): string {
 
 /** A rate as a fraction ("0.000315") in basis points, exact for up to 9 decimals; NaN otherwise. */
 function bps(rate: unknown): number {
-  const scaled = exact(rate, PRICE);
+  const scaled = exactScaled(rate, PRICE);
   return Number.isNaN(scaled) ? NaN : scaled / 100_000;
 }
 
@@ -518,7 +464,7 @@ function position(raw: unknown): HyperliquidPosition | undefined {
   const p = record(record(raw)?.['position']);
   const coin = p?.['coin'];
   if (p === undefined || typeof coin !== 'string') return undefined;
-  const qty = exact(p['szi'], QTY);
+  const qty = exactScaled(p['szi'], QTY);
   const entry = rounded(p['entryPx'], PRICE, 'nearest');
   const value = rounded(p['positionValue'], PRICE, 'nearest');
   const pnl = rounded(p['unrealizedPnl'], PRICE, 'nearest');
@@ -555,9 +501,9 @@ function position(raw: unknown): HyperliquidPosition | undefined {
 export function decodeClearinghouseState(body: unknown): HyperliquidAccountState | undefined {
   const b = record(body);
   const summary = record(b?.['marginSummary']);
-  const value = scaledBig(summary?.['accountValue'], QTY, 'floor');
-  const withdrawable = scaledBig(b?.['withdrawable'], QTY, 'floor');
-  const margin = scaledBig(summary?.['totalMarginUsed'], QTY, 'ceil');
+  const value = scaledRounded(summary?.['accountValue'], QTY, 'floor');
+  const withdrawable = scaledRounded(b?.['withdrawable'], QTY, 'floor');
+  const margin = scaledRounded(summary?.['totalMarginUsed'], QTY, 'ceil');
   const list = b?.['assetPositions'];
   if (value === undefined || withdrawable === undefined || margin === undefined || !Array.isArray(list)) return undefined;
   const positions: HyperliquidPosition[] = [];
@@ -566,7 +512,7 @@ export function decodeClearinghouseState(body: unknown): HyperliquidAccountState
     if (p === undefined) return undefined;
     positions.push(p);
   }
-  return { account_value_1e8: value, withdrawable_1e8: withdrawable, margin_used_1e8: margin, positions, time_ms: int(b!['time']) ?? null };
+  return { account_value_1e8: value, withdrawable_1e8: withdrawable, margin_used_1e8: margin, positions, time_ms: nonNegativeInteger(b!['time']) ?? null };
 }
 
 /**
@@ -601,8 +547,8 @@ export function decodeSpotBalances(body: unknown): AssetBalance[] | undefined {
   const out: AssetBalance[] = [];
   for (const raw of list as unknown[]) {
     const b = record(raw);
-    const total = scaledBig(b?.['total'], QTY, 'floor');
-    const hold = scaledBig(b?.['hold'] ?? '0', QTY, 'ceil');
+    const total = scaledRounded(b?.['total'], QTY, 'floor');
+    const hold = scaledRounded(b?.['hold'] ?? '0', QTY, 'ceil');
     if (b === undefined || typeof b['coin'] !== 'string' || total === undefined || hold === undefined) return undefined;
     const locked = hold < total ? hold : total;
     out.push({ asset: b['coin'], free_1e8: total - locked, locked_1e8: locked > 0n ? locked : 0n });
@@ -672,13 +618,13 @@ export interface HyperliquidOrder {
 function order(raw: unknown, status: string, statusMs: number | null): HyperliquidOrder | undefined {
   const o = record(raw);
   const state = orderStateOf(status);
-  const oid = idText(o?.['oid']);
+  const oid = u64Text(o?.['oid']);
   const side = o?.['side'];
   if (o === undefined || state === undefined || oid === undefined || typeof o['coin'] !== 'string' || (side !== 'B' && side !== 'A')) return undefined;
-  const limit = exact(o['limitPx'], PRICE);
-  const remaining = exact(o['sz'], QTY);
+  const limit = exactScaled(o['limitPx'], PRICE);
+  const remaining = exactScaled(o['sz'], QTY);
   // `openOrders` omits origSz on old answers; an open order's original size is then not known beyond what is left.
-  const qty = o['origSz'] === undefined ? remaining : exact(o['origSz'], QTY);
+  const qty = o['origSz'] === undefined ? remaining : exactScaled(o['origSz'], QTY);
   if (!(limit >= 0) || !(remaining >= 0) || !(qty >= remaining)) return undefined;
   const cloid = typeof o['cloid'] === 'string' && CLOID.test(o['cloid']) ? o['cloid'].toLowerCase() : null;
   return {
@@ -694,7 +640,7 @@ function order(raw: unknown, status: string, statusMs: number | null): Hyperliqu
     status,
     state,
     resting_1e8: state === 'working' ? remaining : 0,
-    timestamp_ms: int(o['timestamp']) ?? 0,
+    timestamp_ms: nonNegativeInteger(o['timestamp']) ?? 0,
     status_ms: statusMs,
   };
 }
@@ -709,7 +655,7 @@ export function decodeOrderStatus(body: unknown): { found: false } | { found: tr
   if (b?.['status'] === 'unknownOid') return { found: false };
   const wrapper = record(b?.['order']);
   if (b?.['status'] !== 'order' || wrapper === undefined || typeof wrapper['status'] !== 'string') return undefined;
-  const o = order(wrapper['order'], wrapper['status'], int(wrapper['statusTimestamp']) ?? null);
+  const o = order(wrapper['order'], wrapper['status'], nonNegativeInteger(wrapper['statusTimestamp']) ?? null);
   return o === undefined ? undefined : { found: true, order: o };
 }
 
@@ -769,12 +715,12 @@ export function decodeUserFills(body: unknown, fees: FeeContext, only?: FillFilt
   for (const raw of body as unknown[]) {
     const f = record(raw);
     if (f === undefined) return undefined;
-    if (only !== undefined && ('oid' in only ? idText(f['oid']) !== only.oid : typeof f['cloid'] !== 'string' || f['cloid'].toLowerCase() !== only.cloid.toLowerCase())) continue;
-    const tid = idText(f['tid']);
-    const time = int(f['time']);
+    if (only !== undefined && ('oid' in only ? u64Text(f['oid']) !== only.oid : typeof f['cloid'] !== 'string' || f['cloid'].toLowerCase() !== only.cloid.toLowerCase())) continue;
+    const tid = u64Text(f['tid']);
+    const time = nonNegativeInteger(f['time']);
     if (tid === undefined || time === undefined || typeof f['crossed'] !== 'boolean' || typeof f['feeToken'] !== 'string') return undefined;
     const price = rounded(f['px'], PRICE, 'nearest');
-    const qty = exact(f['sz'], QTY);
+    const qty = exactScaled(f['sz'], QTY);
     if (!(price > 0) || !(qty > 0)) return undefined;
     const isMaker = !f['crossed'];
     const fill: VenueFill = { price_1e9: price, qty_1e8: qty, trade_id: tid, ts_ns: time * NS_PER_MS, fee_1e9: 0, is_maker: isMaker };
@@ -832,7 +778,7 @@ export function cancelByCloidAction(asset: number, cloid: string): { type: 'canc
 
 /** `cancel` by Hyperliquid's order id: `{type, cancels: [{a, o}]}`. */
 export function cancelAction(asset: number, oid: string): { type: 'cancel'; cancels: { a: number; o: number | bigint }[] } {
-  if (idText(oid) === undefined) throw new Error('an oid is a u64 in decimal');
+  if (u64Text(oid) === undefined) throw new Error('an oid is a u64 in decimal');
   return { type: 'cancel', cancels: [{ a: asset, o: u64(oid) }] };
 }
 
@@ -979,11 +925,11 @@ function orderAck(raw: unknown): OrderAck | undefined {
   const resting = record(s['resting']);
   const filled = record(s['filled']);
   const inner = resting ?? filled;
-  const oid = idText(inner?.['oid']);
+  const oid = u64Text(inner?.['oid']);
   if (inner === undefined || oid === undefined) return undefined;
   const cloid = typeof inner['cloid'] === 'string' && CLOID.test(inner['cloid']) ? inner['cloid'].toLowerCase() : null;
   if (resting !== undefined) return { kind: 'resting', oid, cloid };
-  const total = exact(inner['totalSz'], QTY);
+  const total = exactScaled(inner['totalSz'], QTY);
   const avg = rounded(inner['avgPx'], PRICE, 'nearest');
   return total > 0 && avg > 0 ? { kind: 'filled', oid, cloid, total_1e8: total, avg_1e9: avg } : undefined;
 }
@@ -1051,8 +997,8 @@ function levels(raw: unknown): number[] | undefined {
   const out = new Array<number>(list.length * 2);
   for (let i = 0; i < list.length; i++) {
     const level = record(list[i]);
-    const px = exact(level?.['px'], PRICE);
-    const sz = exact(level?.['sz'], QTY);
+    const px = exactScaled(level?.['px'], PRICE);
+    const sz = exactScaled(level?.['sz'], QTY);
     if (!(px > 0) || !(sz >= 0)) return undefined;
     out[2 * i] = px;
     out[2 * i + 1] = sz;
@@ -1067,7 +1013,7 @@ function levels(raw: unknown): number[] | undefined {
  */
 export function decodeL2Book(data: unknown): HyperliquidBookData | undefined {
   const d = record(data);
-  const time = int(d?.['time']);
+  const time = nonNegativeInteger(d?.['time']);
   const sides = d?.['levels'];
   if (d === undefined || typeof d['coin'] !== 'string' || time === undefined || !Array.isArray(sides) || sides.length !== 2) return undefined;
   const [bidSide, askSide] = sides as [unknown, unknown];
@@ -1213,7 +1159,7 @@ export function decodeFundingHistory(body: unknown): HyperliquidFunding[] | unde
   const out: HyperliquidFunding[] = [];
   for (const raw of body as unknown[]) {
     const r = record(raw);
-    const time = int(r?.['time']);
+    const time = nonNegativeInteger(r?.['time']);
     const rate = rounded(r?.['fundingRate'], PRICE, 'nearest');
     const rateBps = bps4(r?.['fundingRate']);
     const premium = bps4(r?.['premium']);
@@ -1254,7 +1200,7 @@ export function decodeHourlyCloses(body: unknown): Map<number, number> | undefin
   const out = new Map<number, number>();
   for (const raw of body as unknown[]) {
     const c = record(raw);
-    const end = int(c?.['T']);
+    const end = nonNegativeInteger(c?.['T']);
     const close = rounded(c?.['c'], PRICE, 'nearest');
     if (c === undefined || end === undefined || !(close > 0)) return undefined;
     if (c['i'] === '1h') out.set(end + 1, close);

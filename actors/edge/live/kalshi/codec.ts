@@ -5,7 +5,8 @@ import { binaryAtMidBps, binaryTakerFeeUsd1e9, type TickerFeeComponents } from '
 import type { Leg } from '../../../../domain/prediction/symbols.ts';
 import { decimalToScaled } from '../../../../domain/units.ts';
 import { rfc3339Ns } from '../coinbase/codec.ts';
-import { parseScaled } from '../decimal.ts';
+import { exactScaled, safeNumber } from '../decimal.ts';
+import { instantMs, record, safeInteger, str } from '../json.ts';
 import { childIdOfKraken, krakenClientOrderId } from '../kraken/codec.ts';
 import { kalshiSignature } from '../signing.ts';
 import type { LimitRule } from '../venue-limits.ts';
@@ -88,39 +89,27 @@ export const WS_PATH = '/trade-api/ws/v2';
 // ---------------------------------------------------------------------------------------------
 // Small readers
 
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-function int(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
-}
-
 /** A fixed-point dollar string as price_1e9, exactly; NaN when absent or not a plain decimal. */
 function dollars(v: unknown): number {
-  return typeof v === 'string' ? parseScaled(v, PRICE) : NaN;
+  return exactScaled(v, PRICE);
 }
 
 /** A fixed-point count string as contracts x 1e8, exactly (negative allowed: deltas). */
 function fp(v: unknown): number {
-  return typeof v === 'string' ? parseScaled(v, QTY) : NaN;
+  return exactScaled(v, QTY);
 }
 
 /** The exact `*_dollars` field, else the legacy integer cents one. */
 function priceField(o: Record<string, unknown>, dollarsKey: string, centsKey: string): number {
   if (o[dollarsKey] !== undefined && o[dollarsKey] !== null) return dollars(o[dollarsKey]);
-  const c = int(o[centsKey]);
+  const c = safeInteger(o[centsKey]);
   return c === undefined ? NaN : c * CENT_1E9;
 }
 
 /** The `*_fp` field, else the legacy integer count one. */
 function countField(o: Record<string, unknown>, fpKey: string, intKey: string): number {
   if (o[fpKey] !== undefined && o[fpKey] !== null) return fp(o[fpKey]);
-  const c = int(o[intKey]);
+  const c = safeInteger(o[intKey]);
   return c === undefined ? NaN : c * ONE_CONTRACT;
 }
 
@@ -128,20 +117,8 @@ function countField(o: Record<string, unknown>, fpKey: string, intKey: string): 
 function moneyField(o: Record<string, unknown>, dollarsKey: string, centsKey: string): bigint | undefined {
   const d = o[dollarsKey];
   if (typeof d === 'string') return decimalToScaled(d, PRICE);
-  const c = int(o[centsKey]);
+  const c = safeInteger(o[centsKey]);
   return c === undefined ? undefined : BigInt(c) * BigInt(CENT_1E9);
-}
-
-function timeMs(v: unknown): number | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const ms = Date.parse(v);
-  return Number.isFinite(ms) ? ms : null;
-}
-
-function safeNumber(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
 }
 
 function query(path: string, params: readonly (readonly [string, string | number | boolean | undefined])[]): string {
@@ -436,7 +413,7 @@ export function decodeMarket(raw: unknown): KalshiMarket | undefined {
       bands.push(parsed);
     }
   } else if (structure !== null && priceBandsOf(structure) !== undefined) bands = priceBandsOf(structure);
-  else if (int(m['tick_size']) !== undefined && int(m['tick_size'])! > 0) bands = [{ start_1e9: 0, end_1e9: PRICE_ONE, step_1e9: int(m['tick_size'])! * CENT_1E9 }];
+  else if (safeInteger(m['tick_size']) !== undefined && safeInteger(m['tick_size'])! > 0) bands = [{ start_1e9: 0, end_1e9: PRICE_ONE, step_1e9: safeInteger(m['tick_size'])! * CENT_1E9 }];
   else bands = priceBandsOf('linear_cent');
   if (bands === undefined) return undefined;
   const status = str(m['status']) ?? '';
@@ -456,13 +433,13 @@ export function decodeMarket(raw: unknown): KalshiMarket | undefined {
     no_sub_title: str(m['no_sub_title']) ?? '',
     rules_primary: str(m['rules_primary']) ?? '',
     rules_secondary: str(m['rules_secondary']) ?? '',
-    created_ms: timeMs(m['created_time']),
-    open_ms: timeMs(m['open_time']),
-    close_ms: timeMs(m['close_time']),
-    expected_expiration_ms: timeMs(m['expected_expiration_time']),
-    latest_expiration_ms: timeMs(m['latest_expiration_time']) ?? timeMs(m['expiration_time']),
-    settlement_ms: timeMs(m['settlement_ts']),
-    settlement_timer_s: int(m['settlement_timer_seconds']) ?? null,
+    created_ms: instantMs(m['created_time']),
+    open_ms: instantMs(m['open_time']),
+    close_ms: instantMs(m['close_time']),
+    expected_expiration_ms: instantMs(m['expected_expiration_time']),
+    latest_expiration_ms: instantMs(m['latest_expiration_time']) ?? instantMs(m['expiration_time']),
+    settlement_ms: instantMs(m['settlement_ts']),
+    settlement_timer_s: safeInteger(m['settlement_timer_seconds']) ?? null,
     can_close_early: m['can_close_early'] === true,
     price_level_structure: structure,
     bands,
@@ -478,8 +455,8 @@ export function decodeMarket(raw: unknown): KalshiMarket | undefined {
     open_interest_1e8: countOrZero(m, 'open_interest_fp', 'open_interest'),
     settlement_value_1e9: settlement === undefined || settlement === null ? null : priceField(m, 'settlement_value_dollars', 'settlement_value'),
     notional_1e9: notional,
-    exchange_index: int(m['exchange_index']) ?? 0,
-    fee_waiver_expiration_ms: timeMs(m['fee_waiver_expiration_time']),
+    exchange_index: safeInteger(m['exchange_index']) ?? 0,
+    fee_waiver_expiration_ms: instantMs(m['fee_waiver_expiration_time']),
   };
   const numbers = [market.volume_1e8, market.volume_24h_1e8, market.open_interest_1e8, market.notional_1e9, market.settlement_value_1e9, market.yes_bid_1e9, market.yes_ask_1e9, market.no_bid_1e9, market.no_ask_1e9, market.last_price_1e9].map((n) => n ?? 0);
   return numbers.some(Number.isNaN) ? undefined : market;
@@ -589,7 +566,7 @@ function decodeEvent(raw: unknown, unreadable: string[]): KalshiEvent | undefine
     category: str(e['category']) ?? null,
     mutually_exclusive: e['mutually_exclusive'] === true,
     fee_override: feeSchedule(e['fee_type_override'], e['fee_multiplier_override']),
-    exchange_index: int(e['exchange_index']) ?? 0,
+    exchange_index: safeInteger(e['exchange_index']) ?? 0,
     markets,
   };
 }
@@ -775,11 +752,11 @@ export function decodeExchangeStatus(body: unknown): KalshiExchangeStatus | unde
   const shards: KalshiExchangeStatus['shards'] = [];
   for (const raw of Array.isArray(b['exchange_index_statuses']) ? (b['exchange_index_statuses'] as unknown[]) : []) {
     const s = record(raw);
-    const index = int(s?.['exchange_index']);
+    const index = safeInteger(s?.['exchange_index']);
     if (s === undefined || index === undefined) continue;
     shards.push({ exchange_index: index, exchange_active: s['exchange_active'] === true, trading_active: s['trading_active'] === true });
   }
-  return { exchange_active: b['exchange_active'], trading_active: b['trading_active'], resume_ms: timeMs(b['exchange_estimated_resume_time']), shards };
+  return { exchange_active: b['exchange_active'], trading_active: b['trading_active'], resume_ms: instantMs(b['exchange_estimated_resume_time']), shards };
 }
 
 /** Whether a shard takes orders now: its own row when the venue sent one, else the top-level flags (shard 0's). */
@@ -811,8 +788,8 @@ function bookLevels(raw: unknown, cents: boolean): number[] | undefined {
     const level = list[i];
     if (!Array.isArray(level) || level.length < 2) return undefined;
     const [p, q] = level as unknown[];
-    const price = cents ? (int(p) === undefined ? NaN : int(p)! * CENT_1E9) : dollars(p);
-    const qty = typeof q === 'string' ? fp(q) : int(q) === undefined ? NaN : int(q)! * ONE_CONTRACT;
+    const price = cents ? (safeInteger(p) === undefined ? NaN : safeInteger(p)! * CENT_1E9) : dollars(p);
+    const qty = typeof q === 'string' ? fp(q) : safeInteger(q) === undefined ? NaN : safeInteger(q)! * ONE_CONTRACT;
     if (!(price > 0 && price < PRICE_ONE) || !(qty >= 0)) return undefined;
     out[2 * i] = price;
     out[2 * i + 1] = qty;
@@ -872,7 +849,7 @@ function wsDelta(msg: Record<string, unknown>, noPricing: NoPricing): Extract<Ka
   const price = priceField(msg, 'price_dollars', 'price');
   const delta = countField(msg, 'delta_fp', 'delta');
   if (!(price > 0 && price < PRICE_ONE) || Number.isNaN(delta)) return undefined;
-  return { ticker, side, price_1e9: price, delta_1e8: delta, noPricing, ts_ms: int(msg['ts_ms']) ?? timeMs(msg['ts']), client_order_id: str(msg['client_order_id']) ?? null };
+  return { ticker, side, price_1e9: price, delta_1e8: delta, noPricing, ts_ms: safeInteger(msg['ts_ms']) ?? instantMs(msg['ts']), client_order_id: str(msg['client_order_id']) ?? null };
 }
 
 /**
@@ -900,9 +877,9 @@ export function decodeWsMessage(text: string, noPricing: NoPricing = 'yes-leg'):
   const f = record(frame);
   if (f === undefined) return undefined;
   const type = str(f['type']) ?? '';
-  const id = int(f['id']) ?? null;
-  const sid = int(f['sid']) ?? null;
-  const seq = int(f['seq']) ?? null;
+  const id = safeInteger(f['id']) ?? null;
+  const sid = safeInteger(f['sid']) ?? null;
+  const seq = safeInteger(f['seq']) ?? null;
   const msg = record(f['msg']);
   switch (type) {
     case 'orderbook_snapshot':
@@ -919,7 +896,7 @@ export function decodeWsMessage(text: string, noPricing: NoPricing = 'yes-leg'):
       return yes === undefined || no === undefined ? unreadable : { kind: 'snapshot', sid, seq, data: { ticker, yes, no, noPricing } };
     }
     case 'subscribed': {
-      const s = int(msg?.['sid']);
+      const s = safeInteger(msg?.['sid']);
       return s === undefined ? { kind: 'other', type, sid, seq } : { kind: 'subscribed', id, channel: str(msg?.['channel']) ?? '', sid: s };
     }
     case 'ok': {
@@ -929,7 +906,7 @@ export function decodeWsMessage(text: string, noPricing: NoPricing = 'yes-leg'):
     case 'unsubscribed':
       return sid === null ? { kind: 'other', type, sid, seq } : { kind: 'unsubscribed', id, sid, seq };
     case 'error':
-      return { kind: 'error', id, code: int(msg?.['code']) ?? 0, message: str(msg?.['msg']) ?? '' };
+      return { kind: 'error', id, code: safeInteger(msg?.['code']) ?? 0, message: str(msg?.['msg']) ?? '' };
     default:
       return { kind: 'other', type, sid, seq };
   }
@@ -1117,7 +1094,7 @@ export function createOrderOutcome(status: number, body: unknown): CreateOrderOu
   if (b === undefined || orderId === undefined || orderId === '' || !(filled >= 0) || !(remaining >= 0)) return { kind: 'unknown', reason: `kalshi ${status}: unreadable order answer` };
   const avg = b['average_fill_price'] === undefined ? null : dollars(b['average_fill_price']);
   const fee = b['average_fee_paid'] === undefined ? null : dollars(b['average_fee_paid']);
-  return { kind: 'placed', order_id: orderId, client_order_id: str(b['client_order_id']) ?? null, filled_1e8: filled, remaining_1e8: remaining, avg_yes_price_1e9: avg === null || Number.isNaN(avg) ? null : avg, avg_fee_1e9: fee === null || Number.isNaN(fee) ? null : fee, ts_ms: int(b['ts_ms']) ?? null };
+  return { kind: 'placed', order_id: orderId, client_order_id: str(b['client_order_id']) ?? null, filled_1e8: filled, remaining_1e8: remaining, avg_yes_price_1e9: avg === null || Number.isNaN(avg) ? null : avg, avg_fee_1e9: fee === null || Number.isNaN(fee) ? null : fee, ts_ms: safeInteger(b['ts_ms']) ?? null };
 }
 
 /**
@@ -1216,7 +1193,7 @@ function orderOf(o: Record<string, unknown>): KalshiOrder | undefined {
     resting_1e8: status === 'resting' || status === 'pending' ? remaining : 0,
     fees_1e9: safeNumber(fees),
     created_ns: created === undefined ? null : rfc3339Ns(created),
-    exchange_index: int(o['exchange_index']) ?? null,
+    exchange_index: safeInteger(o['exchange_index']) ?? null,
   };
 }
 
@@ -1366,7 +1343,7 @@ export function decodeFills(body: unknown, leg: Leg, opts: { order_id?: string; 
     else return undefined;
     if (!(fee >= 0)) return undefined;
     const created = str(t['created_time']);
-    const seconds = int(t['ts']);
+    const seconds = safeInteger(t['ts']);
     const ts_ns = (created === undefined ? null : rfc3339Ns(created)) ?? (seconds === undefined ? 0 : seconds * 1e9);
     fills.push({ price_1e9: price, qty_1e8: qty, trade_id: id, ts_ns, fee_1e9: fee, is_maker: isMaker });
   }
@@ -1411,7 +1388,7 @@ export function decodeCancel(body: unknown): KalshiCancel | undefined {
   if (b === undefined || !orderId) return undefined;
   const reduced = typeof b['reduced_by'] === 'string' ? fp(b['reduced_by']) : countField(b, 'reduced_by_fp', 'reduced_by');
   if (!(reduced >= 0)) return undefined;
-  return { order_id: orderId, client_order_id: str(b['client_order_id']) ?? str(legacy?.['client_order_id']) ?? null, reduced_by_1e8: reduced, ts_ms: int(b['ts_ms']) ?? null };
+  return { order_id: orderId, client_order_id: str(b['client_order_id']) ?? str(legacy?.['client_order_id']) ?? null, reduced_by_1e8: reduced, ts_ms: safeInteger(b['ts_ms']) ?? null };
 }
 
 export const BATCH_CANCEL_PATH = `${ORDERS_V2_PATH}/batched`;
@@ -1476,12 +1453,12 @@ export function decodeBalance(body: unknown): KalshiBalance | undefined {
   const by_exchange: KalshiBalance['by_exchange'] = [];
   for (const raw of Array.isArray(b['balance_breakdown']) ? (b['balance_breakdown'] as unknown[]) : []) {
     const r = record(raw);
-    const index = int(r?.['exchange_index']);
+    const index = safeInteger(r?.['exchange_index']);
     const amount = typeof r?.['balance'] === 'string' ? decimalToScaled(r['balance'], PRICE) : undefined;
     if (index === undefined || amount === undefined) return undefined;
     by_exchange.push({ exchange_index: index, balance_1e9: amount });
   }
-  return { balance_1e9: balance, portfolio_value_1e9: moneyField(b, 'portfolio_value_dollars', 'portfolio_value') ?? null, by_exchange, updated_ts: int(b['updated_ts']) ?? null };
+  return { balance_1e9: balance, portfolio_value_1e9: moneyField(b, 'portfolio_value_dollars', 'portfolio_value') ?? null, by_exchange, updated_ts: safeInteger(b['updated_ts']) ?? null };
 }
 
 /**
@@ -1539,7 +1516,7 @@ export function decodePositions(body: unknown): { positions: KalshiPosition[]; c
       exposure_1e9: moneyField(p, 'market_exposure_dollars', 'market_exposure') ?? 0n,
       realized_pnl_1e9: moneyField(p, 'realized_pnl_dollars', 'realized_pnl') ?? 0n,
       fees_paid_1e9: moneyField(p, 'fees_paid_dollars', 'fees_paid') ?? 0n,
-      exchange_index: int(p['exchange_index']) ?? 0,
+      exchange_index: safeInteger(p['exchange_index']) ?? 0,
     });
   }
   return { positions, cursor: pageCursor(b['cursor']) };
@@ -1690,8 +1667,8 @@ export function tierBuckets(tier: string): KalshiBuckets {
 
 function bucket(v: unknown): { refill_rate: number; bucket_capacity: number } | undefined {
   const b = record(v);
-  const rate = int(b?.['refill_rate']);
-  const capacity = int(b?.['bucket_capacity']);
+  const rate = safeInteger(b?.['refill_rate']);
+  const capacity = safeInteger(b?.['bucket_capacity']);
   return rate !== undefined && capacity !== undefined && rate > 0 && capacity > 0 ? { refill_rate: rate, bucket_capacity: capacity } : undefined;
 }
 

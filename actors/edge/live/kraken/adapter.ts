@@ -6,7 +6,7 @@ import { krakenApiSign } from '../signing.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
-import { feeContextOf, type FeeContext } from '../binance/codec.ts';
+import { feeContextOf, type FeeContext } from '../fees.ts';
 import { KrakenBookSync, type KrakenBookDepth } from './book-sync.ts';
 import {
   addOrderBody,

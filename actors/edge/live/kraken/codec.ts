@@ -1,5 +1,5 @@
-import { formatScaled, parseScaled } from '../decimal.ts';
-import type { FeeContext } from '../binance/codec.ts';
+import { decimalOf, divRounded, formatScaled, parseScaled, safeNumber, scaledRounded } from '../decimal.ts';
+import type { FeeContext } from '../fees.ts';
 import type { AssetBalance, LegReport, VenueFill } from '../venue.ts';
 import type { KrakenBookData, KrakenBookDepth } from './book-sync.ts';
 
@@ -48,39 +48,6 @@ export function wsSymbolOf(symbol: string): string {
 /** A v2 symbol (`BTC/USD`) as ours (`BTC-USD`). */
 export function symbolOfWs(wsSymbol: string): string {
   return wsSymbol.replace('/', '-');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decimals Kraken writes past our scale
-
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** A plain decimal as mantissa and decimal places; undefined for anything else (exponents, empty). */
-function decimalOf(text: string): { mantissa: bigint; places: number } | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  return { mantissa: BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
-}
-
-/** n / d rounded as `mode` says, d > 0 (bigint division truncates toward zero). */
-function divRounded(n: bigint, d: bigint, mode: 'ceil' | 'floor' | 'nearest'): bigint {
-  if (mode === 'nearest') return n >= 0n ? (2n * n + d) / (2n * d) : -((-2n * n + d) / (2n * d));
-  if (mode === 'ceil') return n >= 0n ? (n + d - 1n) / d : n / d;
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x 10^`decimals`, rounded as `mode` says when it does not come out whole. */
-function scaledRounded(text: string, decimals: number, mode: 'ceil' | 'floor' | 'nearest'): bigint | undefined {
-  const d = decimalOf(text);
-  if (d === undefined) return undefined;
-  return divRounded(d.mantissa * 10n ** BigInt(decimals), 10n ** BigInt(d.places), mode);
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,8 +307,8 @@ export function decodeAssetPairs(body: unknown): KrakenInstrument[] {
     const quoteName = v2AssetName(parts[1]!);
     const tick = typeof p['tick_size'] === 'string' ? parseScaled(p['tick_size'], PRICE) : 10 ** (PRICE - pd);
     if (!(tick > 0)) continue;
-    const minQty = typeof p['ordermin'] === 'string' ? safe(scaledRounded(p['ordermin'], QTY, 'ceil')) : 0;
-    const minCost = typeof p['costmin'] === 'string' ? safe(scaledRounded(p['costmin'], PRICE, 'ceil')) : 0;
+    const minQty = typeof p['ordermin'] === 'string' ? safeNumber(scaledRounded(p['ordermin'], QTY, 'ceil')) : 0;
+    const minCost = typeof p['costmin'] === 'string' ? safeNumber(scaledRounded(p['costmin'], PRICE, 'ceil')) : 0;
     const status = typeof p['status'] === 'string' ? p['status'] : 'online';
     out.push({
       symbol: `${baseName}-${quoteName}`,
@@ -697,18 +664,18 @@ export function decodeTrades(body: unknown, fees: FeeContext, order?: Pick<Krake
   for (const [id, t] of list) {
     if (order !== undefined && t['ordertxid'] !== order.txid) continue;
     if (typeof t['price'] !== 'string' || typeof t['vol'] !== 'string') return undefined;
-    const price_1e9 = safe(scaledRounded(t['price'], PRICE, 'nearest'));
+    const price_1e9 = safeNumber(scaledRounded(t['price'], PRICE, 'nearest'));
     const qty_1e8 = parseScaled(t['vol'], QTY);
     if (!(price_1e9 > 0) || !(qty_1e8 > 0)) return undefined;
     const feeText = typeof t['fee'] === 'string' && t['fee'] !== '' ? t['fee'] : '0';
-    const fee_1e9 = safe(scaledRounded(feeText, PRICE, 'ceil'));
+    const fee_1e9 = safeNumber(scaledRounded(feeText, PRICE, 'ceil'));
     if (Number.isNaN(fee_1e9)) return undefined;
     const time = typeof t['time'] === 'number' && Number.isFinite(t['time']) ? t['time'] : 0;
     const fill: VenueFill = { price_1e9, qty_1e8, trade_id: id, ts_ns: Math.round(time * 1e6) * 1000, fee_1e9, is_maker: t['maker'] === true };
     if (order?.fee_in_base === true && fee_1e9 !== 0) {
       // fee (quote) / price (quote per base) in base x 1e8, from the exact fee text.
       const d = decimalOf(feeText)!;
-      const qty = safe(divRounded(d.mantissa * 10n ** BigInt(PRICE + QTY), 10n ** BigInt(d.places) * BigInt(price_1e9), 'ceil'));
+      const qty = safeNumber(divRounded(d.mantissa * 10n ** BigInt(PRICE + QTY), 10n ** BigInt(d.places) * BigInt(price_1e9), 'ceil'));
       if (Number.isNaN(qty)) return undefined;
       fill.commission = { asset: fees.base, qty_1e8: qty };
     }

@@ -5,7 +5,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
-import { feeContextOf, type FeeContext } from '../binance/codec.ts';
+import { feeContextOf, type FeeContext } from '../fees.ts';
 import { KucoinBookSync } from './book-sync.ts';
 import {
   cancelAllPath,

@@ -1,5 +1,6 @@
-import { parseScaled, formatScaled } from '../decimal.ts';
-import type { FeeContext } from '../binance/codec.ts';
+import { exactScaled, formatScaled, timesRounded } from '../decimal.ts';
+import { pricedFeeOf, type FeeContext } from '../fees.ts';
+import { integerOf, isRecord } from '../json.ts';
 import { isChildId, type AccountProbe, type AssetBalance, type LegReport, type VenueFill } from '../venue.ts';
 import { CHANGE_WIDTH, type Level2Update } from './book-sync.ts';
 
@@ -29,47 +30,9 @@ export function venueSymbolOf(symbol: string): string {
   return symbol;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Decimals past our scale
-
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-function ceilDiv(n: bigint, d: bigint): bigint {
-  return n >= 0n ? (n + d - 1n) / d : n / d;
-}
-
-function floorDiv(n: bigint, d: bigint): bigint {
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x `factor`, rounded as `mode` says when it does not come out whole; undefined when `text` is not a plain decimal. */
-function timesRounded(text: string, factor: bigint, mode: 'ceil' | 'floor'): bigint | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  const mantissa = BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n);
-  const divisor = 10n ** BigInt(frac.length);
-  return mode === 'ceil' ? ceilDiv(mantissa * factor, divisor) : floorDiv(mantissa * factor, divisor);
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
-}
-
-/** A JSON integer, or one written as decimal digits (KuCoin quotes some sequences and ids); undefined past 2^53. */
+/** KuCoin's quoted integers (sequences, ids) are read up to 16 digits: past that none is safe. */
 function integer(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
-  if (typeof v === 'string' && /^\d{1,16}$/.test(v)) {
-    const n = Number(v);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-function decimal(v: unknown, decimals: number): number {
-  return typeof v === 'string' ? parseScaled(v, decimals) : NaN;
+  return integerOf(v, 16);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,10 +60,6 @@ function dataOf(body: unknown): unknown {
   if (typeof body !== 'object' || body === null) return undefined;
   const b = body as Record<string, unknown>;
   return b['code'] === CODE_OK ? b['data'] : undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -329,8 +288,8 @@ function changeLevels(raw: unknown): number[] | undefined {
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i] as unknown;
     if (!Array.isArray(c)) return undefined;
-    const price = decimal(c[0], PRICE);
-    const qty = decimal(c[1], QTY);
+    const price = exactScaled(c[0], PRICE);
+    const qty = exactScaled(c[1], QTY);
     const seq = integer(c[2]);
     if (!(price >= 0) || !(qty >= 0) || seq === undefined) return undefined;
     out[CHANGE_WIDTH * i] = price;
@@ -347,8 +306,8 @@ function levels(raw: unknown): number[] | undefined {
   for (let i = 0; i < raw.length; i++) {
     const level = raw[i] as unknown;
     if (!Array.isArray(level)) return undefined;
-    const price = decimal(level[0], PRICE);
-    const qty = decimal(level[1], QTY);
+    const price = exactScaled(level[0], PRICE);
+    const qty = exactScaled(level[1], QTY);
     if (!(price > 0) || !(qty >= 0)) return undefined;
     out[2 * i] = price;
     out[2 * i + 1] = qty;
@@ -399,10 +358,10 @@ export function decodeSymbols(body: unknown): KucoinInstrument[] {
       base: raw['baseCurrency'],
       quote: raw['quoteCurrency'],
       trading: raw['enableTrading'] === true,
-      tick_1e9: decimal(raw['priceIncrement'], PRICE),
-      lot_1e8: decimal(raw['baseIncrement'], QTY),
-      min_qty_1e8: decimal(raw['baseMinSize'], QTY),
-      min_funds_1e9: decimal(raw['minFunds'], PRICE),
+      tick_1e9: exactScaled(raw['priceIncrement'], PRICE),
+      lot_1e8: exactScaled(raw['baseIncrement'], QTY),
+      min_qty_1e8: exactScaled(raw['baseMinSize'], QTY),
+      min_funds_1e9: exactScaled(raw['minFunds'], PRICE),
     };
     if (!(instrument.tick_1e9 > 0) || !(instrument.lot_1e8 > 0)) continue;
     if (!(instrument.min_qty_1e8 >= 0)) instrument.min_qty_1e8 = 0;
@@ -476,9 +435,9 @@ export interface KucoinOrderSizes {
 
 function sizesOf(data: Record<string, unknown>): KucoinOrderSizes | undefined {
   if (data['status'] !== 'done' && data['status'] !== 'open') return undefined;
-  const filled = decimal(data['dealSize'], QTY);
-  const cancelled = decimal(data['canceledSize'], QTY);
-  const remain = decimal(data['remainSize'], QTY);
+  const filled = exactScaled(data['dealSize'], QTY);
+  const cancelled = exactScaled(data['canceledSize'], QTY);
+  const remain = exactScaled(data['remainSize'], QTY);
   if (!(filled >= 0) || !(cancelled >= 0) || !(remain >= 0)) return undefined;
   return { done: data['status'] === 'done', filled_qty_1e8: filled, cancelled_qty_1e8: cancelled, remain_qty_1e8: remain };
 }
@@ -547,14 +506,14 @@ function orderOf(row: unknown): KucoinOrder | undefined {
   if (!isRecord(row)) return undefined;
   const { id, clientOid, symbol, type, active } = row;
   if (typeof id !== 'string' || typeof symbol !== 'string' || (type !== 'limit' && type !== 'market') || typeof active !== 'boolean') return undefined;
-  const filled = decimal(row['dealSize'], QTY);
+  const filled = exactScaled(row['dealSize'], QTY);
   if (!(filled >= 0)) return undefined;
   let resting = 0;
   if (active && type === 'limit') {
-    let remain = decimal(row['remainSize'], QTY);
+    let remain = exactScaled(row['remainSize'], QTY);
     if (Number.isNaN(remain)) {
-      const size = decimal(row['size'], QTY);
-      const cancelled = row['cancelledSize'] === undefined ? 0 : decimal(row['cancelledSize'], QTY);
+      const size = exactScaled(row['size'], QTY);
+      const cancelled = row['cancelledSize'] === undefined ? 0 : exactScaled(row['cancelledSize'], QTY);
       remain = size - filled - cancelled;
     }
     if (Number.isNaN(remain)) return undefined;
@@ -617,29 +576,6 @@ export function legReportOf(order: KucoinOrder, fills: VenueFill[]): LegReport {
 // Fills
 
 /**
- * A fill's fee as the engine books it. KuCoin's `fee` is a charge as a positive amount (a maker
- * rebate negative), in `feeCurrency`; rounded up, as venues round (a charge up, a rebate toward
- * zero). A quote-currency fee is USD (quotes here are USD-pegged); a base-currency one is worth
- * its quantity at the fill's price; any other (KCS, when the account pays fees with it) is
- * priced by `fallback`, the fee the account's rate implies, and kept as the commission.
- */
-function feeOf(feeCurrency: string, fee: string, base: string, quote: string, price_1e9: number, fallback: number): { fee_1e9: number; commission?: { asset: string; qty_1e8: number } } | undefined {
-  const text = fee === '' ? '0' : fee;
-  if (feeCurrency === quote || feeCurrency === '') {
-    const fee_1e9 = safe(timesRounded(text, 10n ** BigInt(PRICE), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9 };
-  }
-  const qty_1e8 = safe(timesRounded(text, 10n ** BigInt(QTY), 'ceil'));
-  if (Number.isNaN(qty_1e8)) return undefined;
-  if (feeCurrency === base) {
-    // Priced from the exact fee, not the rounded quantity: fee x price, in USD 1e9.
-    const fee_1e9 = safe(timesRounded(text, BigInt(price_1e9), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9, commission: { asset: feeCurrency, qty_1e8 } };
-  }
-  return { fee_1e9: fallback, commission: { asset: feeCurrency, qty_1e8 } };
-}
-
-/**
  * `GET /api/v1/hf/fills` (one order's, asked by `orderId`): `data.items` as fills, oldest first
  * (the venue lists newest first), and `lastId` for the next page.
  *
@@ -659,11 +595,14 @@ export function decodeFills(body: unknown, fees: FeeContext): { fills: VenueFill
   for (const t of items as unknown[]) {
     if (!isRecord(t)) return undefined;
     const id = integer(t['id']);
-    const price_1e9 = decimal(t['price'], PRICE);
-    const qty_1e8 = decimal(t['size'], QTY);
+    const price_1e9 = exactScaled(t['price'], PRICE);
+    const qty_1e8 = exactScaled(t['size'], QTY);
     if (id === undefined || !(price_1e9 > 0) || !(qty_1e8 > 0)) return undefined;
     const isMaker = t['liquidity'] === 'maker';
-    const priced = feeOf(typeof t['feeCurrency'] === 'string' ? t['feeCurrency'] : '', typeof t['fee'] === 'string' ? t['fee'] : '0', fees.base, fees.quote, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker));
+    // `fee` is a charge positive (a maker rebate negative); one without a currency is taken to be
+    // in the quote. A third currency is KCS, when the account pays fees with it.
+    const asset = typeof t['feeCurrency'] === 'string' && t['feeCurrency'] !== '' ? t['feeCurrency'] : fees.quote;
+    const priced = pricedFeeOf(asset, typeof t['fee'] === 'string' && t['fee'] !== '' ? t['fee'] : '0', fees, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker), 1n);
     if (priced === undefined) return undefined;
     const ms = integer(t['createdAt']) ?? 0;
     const fill: VenueFill = { price_1e9, qty_1e8, trade_id: String(id), ts_ns: ms * 1_000_000, fee_1e9: priced.fee_1e9, is_maker: isMaker };
@@ -708,7 +647,7 @@ export function decodeBalances(body: unknown): AssetBalance[] | undefined {
 /** A fee rate ("0.001", "-0.00005") in basis points, exactly; NaN when unreadable. */
 function rateBps(v: unknown): number {
   // 1e-8 of a rate is 1e-4 bps: rates have at most 5 decimals in practice.
-  const scaled = decimal(v, 8);
+  const scaled = exactScaled(v, 8);
   return Number.isNaN(scaled) ? NaN : scaled / 10_000;
 }
 

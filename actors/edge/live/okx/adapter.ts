@@ -6,7 +6,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { okxSignature } from '../signing.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
-import { feeContextOf, type FeeContext } from '../binance/codec.ts';
+import { feeContextOf, type FeeContext } from '../fees.ts';
 import { OkxBookSync } from './book-sync.ts';
 import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
 

@@ -1,5 +1,6 @@
-import { formatScaled, parseScaled } from '../decimal.ts';
-import type { FeeContext } from '../binance/codec.ts';
+import { formatScaled, parseScaled, timesRounded } from '../decimal.ts';
+import { pricedFeeOf, type FeeContext } from '../fees.ts';
+import { lossyIntegerOf } from '../json.ts';
 import type { OkxBookData } from './book-sync.ts';
 import type { AssetBalance, LegReport, VenueFill } from '../venue.ts';
 
@@ -22,36 +23,6 @@ const QTY = 8;
 /** Our symbol is OKX's spot `instId` as is (`BTC-USDT`). */
 export function instIdOf(symbol: string): string {
   return symbol;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decimals OKX writes past our scale
-
-const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** ceil(n / d) and floor(n / d) for d > 0 (bigint division truncates toward zero). */
-function ceilDiv(n: bigint, d: bigint): bigint {
-  return n >= 0n ? (n + d - 1n) / d : n / d;
-}
-
-function floorDiv(n: bigint, d: bigint): bigint {
-  return n >= 0n ? n / d : -((-n + d - 1n) / d);
-}
-
-/** `text` x `factor`, rounded as `mode` says when it does not come out whole; undefined when `text` is not a plain decimal. */
-function timesRounded(text: string, factor: bigint, mode: 'ceil' | 'floor'): bigint | undefined {
-  const m = PLAIN.exec(text);
-  if (m === null) return undefined;
-  const frac = m[3] ?? '';
-  const mantissa = BigInt(m[2]! + frac) * (m[1] === '-' ? -1n : 1n);
-  const divisor = 10n ** BigInt(frac.length);
-  return mode === 'ceil' ? ceilDiv(mantissa * factor, divisor) : floorDiv(mantissa * factor, divisor);
-}
-
-function safe(n: bigint | undefined): number {
-  if (n === undefined) return NaN;
-  const x = Number(n);
-  return Number.isSafeInteger(x) ? x : NaN;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -89,13 +60,6 @@ function bookLevels(raw: unknown): { levels: number[]; text: string[] } | undefi
   return { levels, text };
 }
 
-/** A JSON integer, or one written as a string (older docs show `seqId` quoted). */
-function integer(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
-  return undefined;
-}
-
 /**
  * A `books` (or `books-l2-tbt`, `books50-l2-tbt`) push. Undefined for anything else (event
  * answers, `books5`/`bbo-tbt` which carry no `action`) and for a push with an unreadable level.
@@ -116,9 +80,9 @@ export function decodeBookFrame(frame: unknown): OkxBookFrame | undefined {
     const d = raw as Record<string, unknown>;
     const bids = bookLevels(d['bids']);
     const asks = bookLevels(d['asks']);
-    const seqId = integer(d['seqId']);
-    const prevSeqId = d['prevSeqId'] === undefined ? -1 : integer(d['prevSeqId']);
-    const checksum = d['checksum'] === undefined ? 0 : integer(d['checksum']);
+    const seqId = lossyIntegerOf(d['seqId']);
+    const prevSeqId = d['prevSeqId'] === undefined ? -1 : lossyIntegerOf(d['prevSeqId']);
+    const checksum = d['checksum'] === undefined ? 0 : lossyIntegerOf(d['checksum']);
     if (bids === undefined || asks === undefined || seqId === undefined || prevSeqId === undefined || checksum === undefined) return undefined;
     const ts = typeof d['ts'] === 'string' ? Number(d['ts']) : NaN;
     data.push({ bids: bids.levels, asks: asks.levels, bidText: bids.text, askText: asks.text, checksum, prevSeqId, seqId, ts_ms: Number.isFinite(ts) ? ts : Date.now() });
@@ -318,30 +282,6 @@ export function legReportOf(order: OkxOrder, fills: VenueFill[]): LegReport {
 // Fills
 
 /**
- * A fill's fee as the engine books it. OKX's `fee` is signed from the account's side (a charge
- * negative, "-0.01"; a rebate positive), the engine's the other way (a charge positive, a
- * rebate negative), and both are rounded up (a charge up, a rebate toward zero), as venues round.
- * A quote-currency fee is USD (quotes here are USD-pegged); a base-currency one is worth its
- * quantity at the fill's price; any other is priced by `fallback`, the fee the account's rate
- * implies.
- */
-function feeOf(feeCcy: string, fee: string, base: string, quote: string, price_1e9: number, fallback: number): { fee_1e9: number; commission?: { asset: string; qty_1e8: number } } | undefined {
-  const text = fee === '' ? '0' : fee;
-  if (feeCcy === quote || feeCcy === '') {
-    const fee_1e9 = safe(timesRounded(text, -(10n ** BigInt(PRICE)), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9 };
-  }
-  const qty_1e8 = safe(timesRounded(text, -(10n ** BigInt(QTY)), 'ceil'));
-  if (Number.isNaN(qty_1e8)) return undefined;
-  if (feeCcy === base) {
-    // Priced from the exact fee, not the rounded quantity: fee x price, in USD 1e9.
-    const fee_1e9 = safe(timesRounded(text, -BigInt(price_1e9), 'ceil'));
-    return Number.isNaN(fee_1e9) ? undefined : { fee_1e9, commission: { asset: feeCcy, qty_1e8 } };
-  }
-  return { fee_1e9: fallback, commission: { asset: feeCcy, qty_1e8 } };
-}
-
-/**
  * `GET /api/v5/trade/fills` rows (one order's, asked by `ordId`) as fills, oldest first (the
  * venue lists newest first). Time is `fillTime`, else `ts`; `execType` M is maker. Undefined
  * for an error answer or an unreadable row.
@@ -357,7 +297,10 @@ export function decodeFills(body: unknown, fees: FeeContext): VenueFill[] | unde
     const qty_1e8 = parseScaled(fillSz, QTY);
     if (!(price_1e9 > 0) || !(qty_1e8 > 0)) return undefined;
     const isMaker = t['execType'] === 'M';
-    const priced = feeOf(typeof feeCcy === 'string' ? feeCcy : '', typeof fee === 'string' ? fee : '0', fees.base, fees.quote, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker));
+    // OKX signs `fee` from the account's side (a charge negative, "-0.01"; a rebate positive), the
+    // engine the other way; a fee without a currency is taken to be in the quote.
+    const asset = typeof feeCcy === 'string' && feeCcy !== '' ? feeCcy : fees.quote;
+    const priced = pricedFeeOf(asset, typeof fee === 'string' && fee !== '' ? fee : '0', fees, price_1e9, fees.fallbackFee(price_1e9, qty_1e8, isMaker), -1n);
     if (priced === undefined) return undefined;
     const time = typeof t['fillTime'] === 'string' && t['fillTime'] !== '' ? t['fillTime'] : t['ts'];
     const ms = typeof time === 'string' ? Number(time) : NaN;

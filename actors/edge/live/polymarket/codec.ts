@@ -5,7 +5,8 @@ import { Side } from '../../../../domain/market.ts';
 import type { MarketTimeline, PredictionEvent, PredictionMarket, RewardsProgram } from '../../../../domain/prediction/catalog.ts';
 import { TOKEN_ID_DIGITS, type Leg } from '../../../../domain/prediction/symbols.ts';
 import type { VenueCredentials } from '../../../../storage/credential-shapes.ts';
-import { formatScaled, parseScaled } from '../decimal.ts';
+import { formatScaled, looseDecimalOf, parseScaled, scaledRounded } from '../decimal.ts';
+import { instantMs, record, str } from '../json.ts';
 import { evmAddress, POLYGON_CHAIN_ID, polymarketL1Headers, polymarketL2Headers, type HexString, type PolymarketApiCredentials } from '../signing-evm.ts';
 import { limitOnTick, type AccountProbe, type AssetBalance, type LegReport, type VenueFill } from '../venue.ts';
 import type { PolymarketBookSnapshot, PolymarketLevelChange } from './book-sync.ts';
@@ -63,27 +64,6 @@ export const COLLATERAL_ASSET = 'USDC';
 // ---------------------------------------------------------------------------------------------
 // Exact decimals
 
-const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
-
-/** A decimal text (".48" and "5." included) as mantissa and places; undefined for anything else. */
-function decimalOf(text: string): { mantissa: bigint; places: number } | undefined {
-  const m = DECIMAL.exec(text);
-  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
-  const frac = m[3] ?? '';
-  return { mantissa: BigInt((m[2] || '0') + frac) * (m[1] === '-' ? -1n : 1n), places: frac.length };
-}
-
-/** `text` x 10^`scale`, floored or ceiled when finer (non-negative values only); undefined when not a decimal. */
-function scaledBig(text: string, scale: number, mode: 'floor' | 'ceil'): bigint | undefined {
-  const d = decimalOf(text);
-  if (d === undefined) return undefined;
-  const shift = scale - d.places;
-  if (shift >= 0) return d.mantissa * 10n ** BigInt(shift);
-  const unit = 10n ** BigInt(-shift);
-  const q = d.mantissa / unit;
-  return mode === 'ceil' && d.mantissa % unit !== 0n ? q + 1n : q;
-}
-
 /** A JSON number or decimal string as its decimal text (a JSON number prints as the literal it was for these short decimals). */
 function textOf(v: unknown): string | undefined {
   if (typeof v === 'string') return v.trim();
@@ -95,14 +75,6 @@ function textOf(v: unknown): string | undefined {
 function exact(v: unknown, scale: number): number {
   const t = textOf(v);
   return t === undefined || /e/i.test(t) ? NaN : parseScaled(t, scale);
-}
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }
 
 /** Gamma writes some arrays as JSON inside a string (`"[\"Yes\", \"No\"]"`), newer fields as arrays. */
@@ -117,13 +89,6 @@ function stringArray(v: unknown): string[] | undefined {
   }
   if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) return undefined;
   return raw as string[];
-}
-
-/** An ISO instant, or Gamma's `2026-03-19 23:20:15+00`, as ms; null when absent or unreadable. */
-function instantMs(v: unknown): number | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const ms = Date.parse(v);
-  return Number.isFinite(ms) ? ms : null;
 }
 
 /** A venue timestamp in ms: digits (ms; 10 digits or fewer taken as seconds) or an ISO instant. */
@@ -1037,7 +1002,7 @@ export function polymarketTakerFee1e9(qty_1e8: number, price_1e9: number, schedu
   if (!Number.isSafeInteger(qty_1e8) || qty_1e8 < 0) throw new RangeError('qty_1e8 must be a safe integer >= 0');
   if (!Number.isSafeInteger(price_1e9) || price_1e9 < 0 || price_1e9 > 1e9) throw new RangeError('price_1e9 must be in [0, 1e9]');
   if (!Number.isInteger(schedule.exponent) || schedule.exponent < 1 || schedule.exponent > 8) throw new RangeError('the fee exponent must be an integer in [1, 8]');
-  const rate = decimalOf(schedule.rate);
+  const rate = looseDecimalOf(schedule.rate);
   if (rate === undefined || rate.mantissa < 0n) throw new RangeError('the fee rate must be a non-negative decimal');
   const p = BigInt(price_1e9);
   const e = BigInt(schedule.exponent);
@@ -1280,13 +1245,13 @@ function feeScheduleOf(m: Record<string, unknown>): PolymarketFeeSchedule | null
   if (fs === undefined) return null;
   const rate = textOf(fs['rate']);
   const exponent = typeof fs['exponent'] === 'number' ? fs['exponent'] : 1;
-  if (rate === undefined || decimalOf(rate) === undefined || !Number.isInteger(exponent) || exponent < 1) return null;
+  if (rate === undefined || looseDecimalOf(rate) === undefined || !Number.isInteger(exponent) || exponent < 1) return null;
   return { rate, exponent, taker_only: fs['takerOnly'] !== false };
 }
 
 /** bps of a rate's decimal text: "0.072" -> 720 (may be fractional: "0.00625" -> 62.5). */
 function bpsOfRate(rate: string): number {
-  const d = decimalOf(rate)!;
+  const d = looseDecimalOf(rate)!;
   return Number(d.mantissa * 10_000n) / 10 ** d.places;
 }
 
@@ -1313,12 +1278,12 @@ function rewardsOf(m: Record<string, unknown>, close_ms: number): RewardsProgram
   let end = -1;
   for (const r of rewards) {
     const rate = textOf(r['rewardsDailyRate']);
-    const d = rate === undefined ? undefined : scaledBig(rate, PRICE, 'floor');
+    const d = rate === undefined ? undefined : scaledRounded(rate, PRICE, 'floor', looseDecimalOf);
     if (d === undefined || d <= 0n) continue;
     daily += d;
     end = Math.max(end, instantMs(r['endDate']) ?? -1);
   }
-  const spread = spreadCents === undefined ? undefined : scaledBig(spreadCents, PRICE - 2, 'floor');
+  const spread = spreadCents === undefined ? undefined : scaledRounded(spreadCents, PRICE - 2, 'floor', looseDecimalOf);
   if (daily === 0n || !(minSize > 0) || spread === undefined || spread <= 0n) return null;
   return { min_size: minSize, max_spread_1e9: Number(spread), rate_per_day_usdc_1e9: Number(daily), end_ms: end < 0 ? close_ms : Math.min(end, close_ms) };
 }
@@ -1563,7 +1528,7 @@ export function decodeClobMarketInfo(body: unknown): { condition_id: string; tok
   const fd = record(b['fd']);
   const rate = textOf(fd?.['r']);
   const exponent = fd?.['e'];
-  const positive = rate === undefined ? undefined : decimalOf(rate);
+  const positive = rate === undefined ? undefined : looseDecimalOf(rate);
   const fee = rate !== undefined && positive !== undefined && positive.mantissa > 0n ? { rate, exponent: typeof exponent === 'number' && Number.isInteger(exponent) && exponent >= 1 ? exponent : 1, taker_only: fd?.['to'] === true } : null;
   const min = b['mos'] === undefined ? 0 : exact(b['mos'], QTY);
   return { condition_id: cid, token_ids: ids, tick_1e9: tick, min_size_1e8: min >= 0 ? min : 0, neg_risk: b['nr'] === true, accepting: b['ao'] !== false, fee };

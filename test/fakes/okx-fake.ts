@@ -203,7 +203,8 @@ export class OkxFake extends FakeVenueServer {
         return send(200, { ...ENVELOPE_OK, data });
       }
       case 'GET /api/v5/account/balance':
-        return send(200, { ...ENVELOPE_OK, data: [{ totalEq: '0', details: Object.entries(account.balances).map(([ccy, b]) => ({ ccy, availBal: sz(b.free), frozenBal: sz(b.locked), cashBal: sz(b.free + b.locked), eq: sz(b.free + b.locked) })) }] });
+        // OKX lists only the currencies the account holds something of.
+        return send(200, { ...ENVELOPE_OK, data: [{ totalEq: '0', details: Object.entries(account.balances).filter(([, b]) => b.free + b.locked > 0).map(([ccy, b]) => ({ ccy, availBal: sz(b.free), frozenBal: sz(b.locked), cashBal: sz(b.free + b.locked), eq: sz(b.free + b.locked) })) }] });
       case 'GET /api/v5/account/config':
         return send(200, { ...ENVELOPE_OK, data: [{ uid: '44705892343619584', acctLv: '1', perm: account.canWithdraw === true ? 'read_only,trade,withdraw' : 'read_only,trade' }] });
       case 'GET /api/v5/account/trade-fee':

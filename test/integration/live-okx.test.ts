@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OkxFake } from '../fakes/okx-fake.ts';
 import { assertFillsAre, Q, withLiveVenue } from '../helpers/live-venue.ts';
+import { until } from '../helpers/service.ts';
 import { okxClientOrderId } from '../../actors/edge/live/okx/codec.ts';
 
 const SYMBOL = 'BTC-USDT';
@@ -59,5 +60,16 @@ describe('live OKX adapter against a local fake', { timeout: 120_000 }, () => {
   it('the kill switch cancels what rests on the venue', async () => {
     await run.killSwitchCancels(await run.restingLeg('okx-gtc'));
     await run.release();
+  });
+
+  it('an asset sold out on the venue, which OKX then leaves out of its balances, reaches the ledger as zero', async () => {
+    await run.balancePulled(run.token, 'BTC');
+    const btc = fake.exchange.account(KEY)!.balances['BTC']!;
+    btc.free = 0;
+    btc.locked = 0;
+    // Storing the key again pulls the venue's balances (as a start or the end of an order does).
+    await run.storeCredentials(run.token, { api_key: KEY, api_secret: SECRET, passphrase: PASSPHRASE });
+    await until('the BTC row closed', async () => ((await run.positions()).some((p) => p.instrument.symbol === 'BTC') ? undefined : true), 20_000);
+    assert.ok((await run.positions()).some((p) => p.instrument.symbol === 'USDT'), 'what OKX listed stays');
   });
 });

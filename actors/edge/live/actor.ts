@@ -336,7 +336,20 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       const account = this.accounts!.account(client_id);
       if (account === undefined) return null;
       const rows = await this.venue.balances(account);
-      return { venue: this.spec.venue, balances: rows.map((r) => ({ asset: r.asset, free_1e8: String(r.free_1e8), locked_1e8: String(r.locked_1e8) })) };
+      const balances = rows.map((r) => ({ asset: r.asset, free_1e8: String(r.free_1e8), locked_1e8: String(r.locked_1e8) }));
+      // OKX, Bybit and Kraken leave out what the account holds none of: an asset this edge
+      // trades that the venue did not list is zero (a balance sold out must reach the ledger).
+      if (this.spec.instrument_type === 'spot') {
+        const listed = new Set(balances.map((b) => b.asset));
+        for (const l of this.spec.listings) {
+          for (const asset of [l.base, l.quote]) {
+            if (listed.has(asset)) continue;
+            listed.add(asset);
+            balances.push({ asset, free_1e8: '0', locked_1e8: '0' });
+          }
+        }
+      }
+      return { venue: this.spec.venue, balances };
     } catch (err) {
       return { venue: this.spec.venue, balances: [], error: (err as Error).message };
     }

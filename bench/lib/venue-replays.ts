@@ -103,6 +103,21 @@ export interface Replay {
   apply(text: string): void;
 }
 
+/** A sync that resyncs from a REST snapshot (Binance, KuCoin, Bitstamp). */
+interface SnapshotSync {
+  reset(): void;
+  onSnapshot(id: number, bids: number[], asks: number[]): string;
+}
+
+/** Every book back to the REST snapshot its venue answers, as a resync does. */
+function openFromSnapshots<S extends SnapshotSync>(feeds: Feeds<S>, opening: readonly { id: number; bids: number[]; asks: number[] }[]): void {
+  feeds.list.forEach((feed, i) => {
+    const s = opening[i]!;
+    feed.sync.reset();
+    feeds.settle(feed, feed.sync.onSnapshot(s.id, s.bids, s.asks), 'synced');
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export function binanceReplay(rec: Recording): Replay {
@@ -112,13 +127,7 @@ export function binanceReplay(rec: Recording): Replay {
     venue: 'binance',
     stream,
     feeds,
-    open() {
-      feeds.list.forEach((feed, i) => {
-        const s = stream.opening[i]!;
-        feed.sync.reset();
-        feeds.settle(feed, feed.sync.onSnapshot(s.id, s.bids, s.asks), 'synced');
-      });
-    },
+    open: () => openFromSnapshots(feeds, stream.opening),
     apply(text) {
       const decoded = decodeDepthUpdate((JSON.parse(text) as { data?: unknown }).data);
       const feed = decoded === undefined ? undefined : feeds.byVenue.get(decoded.venueSymbol);
@@ -236,13 +245,7 @@ export function kucoinReplay(rec: Recording): Replay {
     venue: 'kucoin',
     stream,
     feeds,
-    open() {
-      feeds.list.forEach((feed, i) => {
-        const s = stream.opening[i]!;
-        feed.sync.reset();
-        feeds.settle(feed, feed.sync.onSnapshot(s.id, s.bids, s.asks), 'synced');
-      });
-    },
+    open: () => openFromSnapshots(feeds, stream.opening),
     apply(text) {
       const frame = decodeKucoinFrame(JSON.parse(text));
       const feed = frame?.type === 'level2' ? feeds.byVenue.get(frame.symbol) : undefined;
@@ -259,13 +262,7 @@ export function bitstampReplay(rec: Recording): Replay {
     venue: 'bitstamp',
     stream,
     feeds,
-    open() {
-      feeds.list.forEach((feed, i) => {
-        const s = stream.opening[i]!;
-        feed.sync.reset();
-        feeds.settle(feed, feed.sync.onSnapshot(s.id, s.bids, s.asks), 'synced');
-      });
-    },
+    open: () => openFromSnapshots(feeds, stream.opening),
     apply(text) {
       const frame = decodeBitstampFrame(JSON.parse(text));
       const feed = frame?.kind === 'diff' ? feeds.byVenue.get(frame.venueSymbol) : undefined;

@@ -13,6 +13,7 @@ import { LiveOrders } from '../../actors/edge/live/orders.ts';
 import type { LiveAccounts } from '../../actors/edge/live/accounts.ts';
 import type { MakerFill } from '../../actors/edge/messages.ts';
 import type { LegReport, LiveVenue, OrderLookup, VenueFill } from '../../actors/edge/live/venue.ts';
+import { cancelledBetween } from '../../actors/edge/live/venue.ts';
 
 const fill = (id: string, qty: number): VenueFill => ({ price_1e9: 100e9, qty_1e8: qty, trade_id: id, ts_ns: 1, fee_1e9: 10, is_maker: true });
 
@@ -81,5 +82,14 @@ describe('LiveOrders: resting children', () => {
     assert.deepEqual(again, { child_id: 'ord_y-1', found: true, cancelled_qty_1e8: 4 });
     assert.deepEqual(h.orders.openChildren(), []);
     h.orders.stop();
+  });
+});
+
+describe('cancelledBetween (what a cancel took off the book)', () => {
+  it('is what rested less what filled between the reads; nothing found when it all filled', () => {
+    assert.deepEqual(cancelledBetween({ resting_qty_1e8: 700, filled_qty_1e8: 300 }, { filled_qty_1e8: 300 }), { found: true, cancelled_qty_1e8: 700 });
+    assert.deepEqual(cancelledBetween({ resting_qty_1e8: 700, filled_qty_1e8: 300 }, { filled_qty_1e8: 800 }), { found: true, cancelled_qty_1e8: 200 });
+    assert.deepEqual(cancelledBetween({ resting_qty_1e8: 700, filled_qty_1e8: 300 }, { filled_qty_1e8: 1_000 }), { found: false, cancelled_qty_1e8: 0 });
+    assert.deepEqual(cancelledBetween({ resting_qty_1e8: 700, filled_qty_1e8: 300 }, undefined), { found: true, cancelled_qty_1e8: 700 }, 'no longer listed: nothing more filled');
   });
 });

@@ -52,6 +52,11 @@ export interface LegReport {
   resting_qty_1e8: number;
 }
 
+/** A child the venue refused, or that was refused before it was sent: nothing reached the book. */
+export function refusedLeg(reason: string): LegReport {
+  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
+}
+
 /** A child looked up by its client order id (reconciliation, resting fills). */
 export type OrderLookup = { found: false } | { found: true; report: LegReport };
 
@@ -63,6 +68,17 @@ export function limitOnTick(side: 'buy' | 'sell', limit_1e9: number | null, tick
   if (limit_1e9 === null || !(tick_1e9 > 0)) return limit_1e9;
   const off = limit_1e9 % tick_1e9;
   return side === 'buy' ? limit_1e9 - off : limit_1e9 + ((tick_1e9 - off) % tick_1e9);
+}
+
+/**
+ * What a cancel took off the book: what rested before it, less what filled between the read
+ * before and the read after (`after` undefined: the venue no longer lists the order, nothing
+ * more filled). The venues acknowledge a cancel before it is done, so only the two reads tell.
+ */
+export function cancelledBetween(before: { resting_qty_1e8: number; filled_qty_1e8: number }, after: { filled_qty_1e8: number } | undefined): { found: boolean; cancelled_qty_1e8: number } {
+  const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
+  const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
+  return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
 }
 
 /** Our child ids (`ord_<id>-<n>`, execution/risk.ts): how an order on the venue is known as ours. */

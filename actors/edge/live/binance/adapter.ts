@@ -7,7 +7,7 @@ import { StreamedVenue } from '../streamed-venue.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { binanceSignedQuery } from '../signing.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { isChildId, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { refusedLeg, isChildId, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import {
   CLIENT_ORDER_ID,
   decodeBalances,
@@ -139,22 +139,22 @@ export class BinanceSpot extends StreamedVenue<DiffDepthSync, BinanceInstrument>
   // --- orders -------------------------------------------------------------------------------
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
-    if (!CLIENT_ORDER_ID.test(leg.child_id)) return { ok: false, reason: `child id ${leg.child_id} is not a Binance client order id`, fills: [], resting_qty_1e8: 0 };
+    if (!CLIENT_ORDER_ID.test(leg.child_id)) return refusedLeg(`child id ${leg.child_id} is not a Binance client order id`);
     const venueSymbol = venueSymbolOf(leg.symbol);
     const instrument = this.instruments.get(venueSymbol);
     // The venue's own step, when it is finer-grained than ours it changes nothing; coarser, the child is cut down to it.
     const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
     if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) {
-      return { ok: false, reason: `below Binance's minimum quantity for ${venueSymbol}`, fills: [], resting_qty_1e8: 0 };
+      return refusedLeg(`below Binance's minimum quantity for ${venueSymbol}`);
     }
     const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument?.tick_1e9 ?? 0);
-    if (limit !== null && limit <= 0) return { ok: false, reason: `limit below Binance's tick for ${venueSymbol}`, fills: [], resting_qty_1e8: 0 };
+    if (limit !== null && limit <= 0) return refusedLeg(`limit below Binance's tick for ${venueSymbol}`);
     const params = orderParams(venueSymbol, leg.child_id, leg.side, qty, limit, leg.time_in_force);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', '/api/v3/order', params, COST.order, ORDER_TIMEOUT_MS);
     } catch (err) {
-      if (err instanceof VenueRejection) return { ok: false, reason: err.reason, fills: [], resting_qty_1e8: 0 };
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const report = decodeOrderAnswer(answer.body, this.feeContext(leg.symbol));

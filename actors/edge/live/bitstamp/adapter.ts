@@ -6,7 +6,7 @@ import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { refusedLeg, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import { BitstampBookSync } from './book-sync.ts';
 import {
   ACCOUNT_REFUSED_CODES,
@@ -314,13 +314,13 @@ export class BitstampSpot extends StreamedVenue<BitstampBookSync, BitstampInstru
     const venueSymbol = venueSymbolOf(leg.symbol);
     const instrument = venueSymbol === undefined ? undefined : this.instruments.get(venueSymbol);
     // Without the market's decimals and minimum the order could only be guessed at.
-    if (venueSymbol === undefined || instrument === undefined) return refused(`bitstamp: ${leg.symbol} is not (yet) known from markets`);
-    if (!instrument.trading) return refused(`bitstamp: trading on ${venueSymbol} is disabled`);
-    if (leg.limit_price_1e9 === null && !instrument.market_orders) return refused(`bitstamp: market orders on ${venueSymbol} are disabled`);
+    if (venueSymbol === undefined || instrument === undefined) return refusedLeg(`bitstamp: ${leg.symbol} is not (yet) known from markets`);
+    if (!instrument.trading) return refusedLeg(`bitstamp: trading on ${venueSymbol} is disabled`);
+    if (leg.limit_price_1e9 === null && !instrument.market_orders) return refusedLeg(`bitstamp: market orders on ${venueSymbol} are disabled`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);
-    if (!terms.ok) return refused(terms.reason);
+    if (!terms.ok) return refusedLeg(terms.reason);
     const body = orderBody(leg.child_id, terms.terms, leg.time_in_force);
-    if (body === undefined) return refused(`child id ${leg.child_id} is not a Bitstamp client_order_id`);
+    if (body === undefined) return refusedLeg(`child id ${leg.child_id} is not a Bitstamp client_order_id`);
     const path = terms.terms.price_1e9 === null ? marketOrderPath(leg.side, venueSymbol) : limitOrderPath(leg.side, venueSymbol);
     // Remembered before it is sent: a lost answer is looked up, and its fills checked, with it.
     const child: SentChild = { amount_1e8: terms.terms.amount_1e8, tif: terms.terms.price_1e9 === null ? 'ioc' : leg.time_in_force, sent_ms: Date.now() };
@@ -334,7 +334,7 @@ export class BitstampSpot extends StreamedVenue<BitstampBookSync, BitstampInstru
     } catch (err) {
       if (err instanceof BitstampRefusal && (err.code === NO_PERMISSION_CODE || ACCOUNT_REFUSED_CODES.has(err.code))) this.cannotTrade.add(account.credentials.api_key);
       // Refused as a whole (the gateway's auth, a rate limit, the order's terms): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const ack = decodeOrderAck(answer.status, answer.body);
@@ -550,10 +550,6 @@ export class BitstampSpot extends StreamedVenue<BitstampBookSync, BitstampInstru
         throw new BitstampRefusal(reason, code);
     }
   }
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }
 
 /** Bitstamp's own id once known (a repeated client_order_id is not refused, so an id is the exact one), else our client order id. */

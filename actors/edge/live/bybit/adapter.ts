@@ -4,7 +4,7 @@ import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits, type LimitRule } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
+import { refusedLeg, cancelledBetween, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
 import { feeContextOf, type FeeContext } from '../fees.ts';
 import { BybitBookSync, type BybitBookDepth } from './book-sync.ts';
 import { queryString, RECV_WINDOW_MS, signedHeaders } from './signing.ts';
@@ -226,24 +226,24 @@ export class BybitSpot extends StreamedVenue<BybitBookSync, BybitInstrument> imp
     const venueSymbol = this.venueSymbolOf(leg.symbol);
     const instrument = this.instruments.get(venueSymbol);
     // Without the listing's step, tick and minimum value the order could only be guessed at.
-    if (instrument === undefined) return refused(`bybit: ${leg.symbol} is not (yet) known from instruments-info`);
+    if (instrument === undefined) return refusedLeg(`bybit: ${leg.symbol} is not (yet) known from instruments-info`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);
-    if (!terms.ok) return refused(terms.reason);
+    if (!terms.ok) return refusedLeg(terms.reason);
     const body = createOrderBody(venueSymbol, leg.child_id, leg.side, terms.terms, leg.time_in_force);
     const orderLinkId = bybitOrderLinkId(leg.child_id);
-    if (body === undefined || orderLinkId === undefined) return refused(`child id ${leg.child_id} is not a Bybit orderLinkId`);
+    if (body === undefined || orderLinkId === undefined) return refusedLeg(`child id ${leg.child_id} is not a Bybit orderLinkId`);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', CREATE_ORDER_PATH, body, RULE.create, ORDER_TIMEOUT_MS, false);
     } catch (err) {
       // Refused as a whole (a bad key or signature, a stale timestamp, a rate limit): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const ack = decodeOrderAck(answer.body);
     if (ack === undefined) throw new RestFailure('unreadable order/create answer', 'timeout');
     // A duplicate orderLinkId means an earlier send of this child got through: it is read like a placement.
-    if (!ack.ok && ack.kind !== 'duplicate') return refused(ack.reason);
+    if (!ack.ok && ack.kind !== 'duplicate') return refusedLeg(ack.reason);
     // The order is on the venue now: any failure from here leaves its fate to reconciliation.
     try {
       const found = await this.settled(account, orderLinkId, leg.symbol, { ioc: leg.time_in_force === 'ioc', placed: true });
@@ -276,9 +276,7 @@ export class BybitSpot extends StreamedVenue<BybitBookSync, BybitInstrument> imp
     }
     // The cancel is acknowledged, not done: what filled before it took is told by the order read again.
     const after = await this.order(account, orderLinkId);
-    const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
-    const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
-    return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+    return cancelledBetween(before, after);
   }
 
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
@@ -467,10 +465,6 @@ export class BybitSpot extends StreamedVenue<BybitBookSync, BybitInstrument> imp
 
 /** A child's report. An acknowledged order the engine then rejected without filling anything was refused by the venue. */
 function reportOf(order: BybitOrder, fills: VenueFill[]): LegReport {
-  if (order.status === 'Rejected' && order.filled_qty_1e8 === 0) return refused(`bybit: order rejected (${order.rejectReason || 'no reason given'})`);
+  if (order.status === 'Rejected' && order.filled_qty_1e8 === 0) return refusedLeg(`bybit: order rejected (${order.rejectReason || 'no reason given'})`);
   return legReportOf(order, fills);
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }

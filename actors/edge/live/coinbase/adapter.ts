@@ -4,7 +4,7 @@ import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
+import { refusedLeg, cancelledBetween, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
 import { CoinbaseBookSync, SequenceGate } from './book-sync.ts';
 import { coinbaseKey, jwtNonce, restJwt, type CoinbaseKey } from './jwt.ts';
 import {
@@ -228,22 +228,22 @@ export class CoinbaseSpot extends StreamedVenue<CoinbaseBookSync, CoinbaseInstru
     const productId = productIdOf(leg.symbol);
     const instrument = this.instruments.get(productId);
     // Without the product's increments and minimums the order could only be guessed at.
-    if (instrument === undefined) return refused(`coinbase: ${leg.symbol} is not (yet) known from the products list`);
-    if (!instrument.trading) return refused(`coinbase: ${leg.symbol} takes no orders now (status ${instrument.status})`);
+    if (instrument === undefined) return refusedLeg(`coinbase: ${leg.symbol} is not (yet) known from the products list`);
+    if (!instrument.trading) return refusedLeg(`coinbase: ${leg.symbol} takes no orders now (status ${instrument.status})`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);
-    if (!terms.ok) return refused(terms.reason);
+    if (!terms.ok) return refusedLeg(terms.reason);
     const body = createOrderBody(productId, leg.child_id, leg.side, terms.terms, leg.time_in_force);
-    if (body === undefined) return refused(`child id ${leg.child_id} has no Coinbase client_order_id`);
+    if (body === undefined) return refusedLeg(`child id ${leg.child_id} has no Coinbase client_order_id`);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', ORDERS_PATH, body, ORDER_TIMEOUT_MS, false, ORDER_JWT_LIFETIME_S);
     } catch (err) {
       // Refused as a whole (a key it does not take, a rate limit): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const outcome = createOrderOutcome(answer.status, answer.body ?? answer.text);
-    if (outcome.kind === 'refused') return refused(outcome.reason);
+    if (outcome.kind === 'refused') return refusedLeg(outcome.reason);
     if (outcome.kind === 'unknown') throw new RestFailure(outcome.reason, 'timeout');
     // 'exists': the order already under this client order id is the child's, found by that id.
     if (outcome.kind === 'placed') this.remember(leg.child_id, outcome.order_id);
@@ -275,9 +275,7 @@ export class CoinbaseSpot extends StreamedVenue<CoinbaseBookSync, CoinbaseInstru
     // Filled or cancelled since it was read: nothing of it was cancelled here.
     if (row.outcome !== 'requested') return { found: false, cancelled_qty_1e8: 0 };
     const after = await this.order(account, child_id, productId);
-    const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
-    const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
-    return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+    return cancelledBetween(before, after);
   }
 
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
@@ -486,8 +484,4 @@ export class CoinbaseSpot extends StreamedVenue<CoinbaseBookSync, CoinbaseInstru
   private connectionGap(ts_ns: number): void {
     for (const feed of this.feeds.all()) this.feeds.settle(feed, feed.sync.onConnectionGap(), ts_ns);
   }
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }

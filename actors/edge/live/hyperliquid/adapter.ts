@@ -8,7 +8,7 @@ import { RestFailure, VenueRest } from '../rest.ts';
 import { evmAddress } from '../signing-evm.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
+import { refusedLeg, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
 import { HyperliquidBookSync } from './book-sync.ts';
 import {
   ACCEPT_WINDOW_MS,
@@ -240,19 +240,19 @@ export class HyperliquidPerp extends StreamedVenue<HyperliquidBookSync, Hyperliq
     const coin = coinOf(leg.symbol);
     const instrument = coin === undefined ? undefined : this.instruments.get(coin);
     // Without the listing's asset index and size decimals the order could only be guessed at.
-    if (instrument === undefined) return refused(`hyperliquid: ${leg.symbol} is not (yet) known from meta`);
+    if (instrument === undefined) return refusedLeg(`hyperliquid: ${leg.symbol} is not (yet) known from meta`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);
-    if (!terms.ok) return refused(terms.reason);
+    if (!terms.ok) return refusedLeg(terms.reason);
     const action = orderAction(instrument, leg.child_id, leg.side, terms.terms, leg.time_in_force);
-    if (action === undefined) return refused(`child id ${leg.child_id} has no Hyperliquid cloid`);
+    if (action === undefined) return refusedLeg(`child id ${leg.child_id} has no Hyperliquid cloid`);
     const problem = signerProblem(account.credentials);
-    if (problem !== undefined) return refused(`hyperliquid: ${problem}`);
+    if (problem !== undefined) return refusedLeg(`hyperliquid: ${problem}`);
     const sent_ms = Date.now();
     let body: unknown;
     try {
       body = await this.exchange(account.credentials, action, { expires: true, timeoutMs: ORDER_TIMEOUT_MS });
     } catch (err) {
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       // Never sent (the IP budget): a refusal the edge answers itself.
       if (err instanceof RestFailure && err.kind === 'rate_limited') throw err;
       throw new RestFailure(`order sent, no answer: ${(err as Error).message}`, 'timeout');
@@ -262,7 +262,7 @@ export class HyperliquidPerp extends StreamedVenue<HyperliquidBookSync, Hyperliq
       if (answer.kind === 'fate-unknown') throw new RestFailure(answer.reason, 'timeout');
       // The whole action refused before it reached the book (an unknown agent, a bad signature).
       if (answer.kind === 'auth') this.roles.delete(account.credentials.api_key.toLowerCase());
-      return refused(answer.reason);
+      return refusedLeg(answer.reason);
     }
     const ack = answer.statuses[0]!;
     const settled = settledReportOf(ack);
@@ -533,8 +533,4 @@ function sumOf(fills: readonly VenueFill[]): number {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }

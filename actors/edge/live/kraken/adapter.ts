@@ -5,7 +5,7 @@ import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { krakenApiSign } from '../signing.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { refusedLeg, cancelledBetween, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import { feeContextOf, type FeeContext } from '../fees.ts';
 import { KrakenBookSync, type KrakenBookDepth } from './book-sync.ts';
 import {
@@ -160,25 +160,25 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const instrument = this.instruments.get(wsSymbolOf(leg.symbol));
     // Without the pair's lot, tick and minimums the order could only be guessed at.
-    if (instrument === undefined) return refused(`kraken: ${leg.symbol} is not (yet) known from AssetPairs`);
+    if (instrument === undefined) return refusedLeg(`kraken: ${leg.symbol} is not (yet) known from AssetPairs`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);
-    if (!terms.ok) return refused(terms.reason);
+    if (!terms.ok) return refusedLeg(terms.reason);
     const clOrdId = krakenClientOrderId(leg.child_id);
-    if (clOrdId === undefined) return refused(`child id ${leg.child_id} has no Kraken cl_ord_id`);
+    if (clOrdId === undefined) return refusedLeg(`child id ${leg.child_id} has no Kraken cl_ord_id`);
     const deadline = new Date(Date.now() + ACCEPT_WINDOW_MS).toISOString();
     let answer: RestAnswer;
     try {
       answer = await this.private(account, '/0/private/AddOrder', (nonce) => addOrderBody(nonce, instrument, leg.child_id, leg.side, terms.terms, leg.time_in_force, deadline)!, COST.order, ORDER_TIMEOUT_MS);
     } catch (err) {
       // Refused as a whole (a bad key or signature, a rate limit): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const ack = decodeAddOrder(answer.body);
     if (ack === undefined) throw new RestFailure('unreadable AddOrder answer', 'timeout');
     if (!ack.ok) {
       if (ack.kind === 'service') throw new RestFailure(ack.reason, 'timeout');
-      return refused(ack.reason);
+      return refusedLeg(ack.reason);
     }
     this.remember(leg.child_id, ack.txid);
     // The order is on the venue now: any failure from here leaves its fate to reconciliation.
@@ -208,9 +208,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
     const answer = await this.private(account, '/0/private/CancelOrder', (nonce) => cancelOrderBody(nonce, { cl_ord_id: clOrdId }), COST.cancel, QUERY_TIMEOUT_MS, true);
     if (decodeCancel(answer.body) === undefined) throw new RestFailure('unreadable CancelOrder answer', 'timeout');
     const after = await this.order(account, clOrdId);
-    const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
-    const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
-    return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+    return cancelledBetween(before, after);
   }
 
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
@@ -392,8 +390,4 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   private feeContext(symbol: string): FeeContext {
     return feeContextOf(this.listings.get(symbol), this.fees);
   }
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }

@@ -4,7 +4,7 @@ import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { StreamedVenue } from '../streamed-venue.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
+import { refusedLeg, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
 import { feeContextOf, type FeeContext } from '../fees.ts';
 import { KucoinBookSync } from './book-sync.ts';
 import {
@@ -315,21 +315,21 @@ export class KucoinSpot extends StreamedVenue<KucoinBookSync, KucoinInstrument> 
     const symbol = venueSymbolOf(leg.symbol);
     const instrument = this.instruments.get(symbol);
     // Without the symbol's increments and minimums the order could only be guessed at.
-    if (instrument === undefined) return refused(`kucoin: ${leg.symbol} is not (yet) known from the symbol list`);
+    if (instrument === undefined) return refusedLeg(`kucoin: ${leg.symbol} is not (yet) known from the symbol list`);
     const qty = leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
-    if (qty <= 0 || qty < instrument.min_qty_1e8) return refused(`below KuCoin's minimum size for ${symbol}`);
+    if (qty <= 0 || qty < instrument.min_qty_1e8) return refusedLeg(`below KuCoin's minimum size for ${symbol}`);
     const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument.tick_1e9);
-    if (limit !== null && limit <= 0) return refused(`limit below KuCoin's tick for ${symbol}`);
+    if (limit !== null && limit <= 0) return refusedLeg(`limit below KuCoin's tick for ${symbol}`);
     // minFunds: size x price (1e8 x 1e9) against the quote minimum (1e9).
-    if (limit !== null && BigInt(qty) * BigInt(limit) < BigInt(instrument.min_funds_1e9) * 100_000_000n) return refused(`below KuCoin's minimum funds for ${symbol}`);
+    if (limit !== null && BigInt(qty) * BigInt(limit) < BigInt(instrument.min_funds_1e9) * 100_000_000n) return refusedLeg(`below KuCoin's minimum funds for ${symbol}`);
     const clientOid = kucoinClientOid(leg.child_id);
-    if (clientOid === undefined) return refused(`child id ${leg.child_id} is not a KuCoin clientOid`);
+    if (clientOid === undefined) return refusedLeg(`child id ${leg.child_id} is not a KuCoin clientOid`);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', PATHS.orderSync, (timestampMs) => orderBody(symbol, leg.child_id, leg.side, qty, limit, leg.time_in_force, { clientTimestampMs: timestampMs, allowMaxTimeWindowMs: ACCEPT_WINDOW_MS })!, COST.order, ORDER_TIMEOUT_MS);
     } catch (err) {
       // Refused as a whole (a bad key or signature, a balance, a size): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     // The order is on the venue now: any failure from here leaves its fate to reconciliation,
@@ -571,10 +571,6 @@ export class KucoinSpot extends StreamedVenue<KucoinBookSync, KucoinInstrument> 
   private feeContext(symbol: string): FeeContext {
     return feeContextOf(this.listings.get(symbol), this.fees);
   }
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }
 
 function sumQty(fills: readonly VenueFill[]): number {

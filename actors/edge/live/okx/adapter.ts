@@ -5,7 +5,7 @@ import type { VenueEndpoints } from '../endpoints.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
 import { okxSignature } from '../signing.ts';
 import { VenueLimits } from '../venue-limits.ts';
-import { limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
+import { refusedLeg, cancelledBetween, limitOnTick, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type LiveVenue, type OrderLookup, type VenueAccount } from '../venue.ts';
 import { feeContextOf, type FeeContext } from '../fees.ts';
 import { OkxBookSync } from './book-sync.ts';
 import { booksSubscription, childIdOfOkx, decodeBalances, decodeBookFrame, decodeFills, decodeInstruments, decodeOrder, decodeOrderAck, instIdOf, legReportOf, NO_SUCH_ORDER, okxClientOrderId, okxError, orderBody, type OkxInstrument, type OkxOrder } from './codec.ts';
@@ -117,24 +117,24 @@ export class OkxSpot extends StreamedVenue<OkxBookSync, OkxInstrument> implement
     const instId = instIdOf(leg.symbol);
     const instrument = this.instruments.get(instId);
     const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
-    if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) return refused(`below OKX's minimum size for ${instId}`);
+    if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) return refusedLeg(`below OKX's minimum size for ${instId}`);
     const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument?.tick_1e9 ?? 0);
-    if (limit !== null && limit <= 0) return refused(`limit below OKX's tick for ${instId}`);
+    if (limit !== null && limit <= 0) return refusedLeg(`limit below OKX's tick for ${instId}`);
     const body = orderBody(instId, leg.child_id, leg.side, qty, limit, leg.time_in_force);
-    if (body === undefined) return refused(`child id ${leg.child_id} has no OKX clOrdId`);
+    if (body === undefined) return refusedLeg(`child id ${leg.child_id} has no OKX clOrdId`);
     let answer: RestAnswer;
     try {
       answer = await this.signed(account, 'POST', '/api/v5/trade/order', body, COST.trade, ORDER_TIMEOUT_MS, false, { expTime: String(Date.now() + ACCEPT_WINDOW_MS) });
     } catch (err) {
       // Refused as a whole (a bad signature, a rate limit): nothing reached the book.
-      if (err instanceof VenueRejection) return refused(err.reason);
+      if (err instanceof VenueRejection) return refusedLeg(err.reason);
       throw err;
     }
     const ack = decodeOrderAck(answer.body);
     if (ack === undefined) throw new RestFailure('unreadable order answer', 'timeout');
     if (!ack.ok) {
       if (FATE_UNKNOWN.has(ack.code)) throw new RestFailure(ack.reason, 'timeout');
-      return refused(ack.reason);
+      return refusedLeg(ack.reason);
     }
     // The place answer carries no fills: read the order until the engine is done with an IOC.
     // The order is on the venue now: any failure from here leaves its fate to reconciliation,
@@ -168,9 +168,7 @@ export class OkxSpot extends StreamedVenue<OkxBookSync, OkxInstrument> implement
       throw new VenueRejection(ack.reason);
     }
     const after = await this.order(account, instId, clOrdId);
-    const filledMeanwhile = after === undefined ? 0 : after.filled_qty_1e8 - before.filled_qty_1e8;
-    const cancelled = Math.max(0, before.resting_qty_1e8 - filledMeanwhile);
-    return { found: cancelled > 0, cancelled_qty_1e8: cancelled };
+    return cancelledBetween(before, after);
   }
 
   /**
@@ -307,8 +305,4 @@ export class OkxSpot extends StreamedVenue<OkxBookSync, OkxInstrument> implement
   private feeContext(symbol: string): FeeContext {
     return feeContextOf(this.listings.get(symbol), this.fees);
   }
-}
-
-function refused(reason: string): LegReport {
-  return { ok: false, reason, fills: [], resting_qty_1e8: 0 };
 }

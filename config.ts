@@ -39,6 +39,10 @@ export interface ServiceConfig {
   simAccountUsd?: number;
   /** Venues on their real adapter instead of the simulator (`LIVE_VENUES`), with the URLs they are reached at (docs/live-venues.md). */
   liveVenues?: { venue: VenueId; endpoints: VenueEndpoints }[];
+  /** A live prediction venue's catalog is read this often, ms (`LIVE_CATALOG_MS`, default 30 s). */
+  liveCatalogMs?: number;
+  /** Trading markets whose books a live prediction edge streams unasked, by volume (`LIVE_FOLLOW_MAX`, default 200). */
+  liveFollowMax?: number;
   /** Strategy deployments (docs/deployments.md). */
   algo?: {
     /** algo worker threads, apart from the actor workers (`ALGO_WORKERS`, default 1) */
@@ -112,6 +116,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
     liveVenues: liveVenuesFromEnv(env),
+    liveCatalogMs: integer('LIVE_CATALOG_MS', 30_000, 1_000, 3_600_000),
+    liveFollowMax: integer('LIVE_FOLLOW_MAX', 200, 0, 10_000),
     algo: {
       workers: integer('ALGO_WORKERS', DEFAULT_ALGO.workers, 0, 16),
       memoryMb: integer('ALGO_MEMORY_MB', DEFAULT_ALGO.memoryMb, 1, 4_096),

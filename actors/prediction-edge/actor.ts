@@ -9,8 +9,9 @@ import { LatentPriceModel } from '../edge/sim/latent-price.ts';
 import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
 import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
 import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
-import type { CatalogPage, ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
-import { PRICE_HISTORY_MIN_STEP_MS, PRICE_HISTORY_WINDOW_MS, type PriceHistoryWindow } from '../../domain/prediction/history.ts';
+import type { ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
+import { CatalogChangeLog } from './change-log.ts';
+import { historyAsked, type PriceHistoryWindow } from '../../domain/prediction/history.ts';
 import { PredictionLegs, type LegQuote } from './legs.ts';
 
 /** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
@@ -55,11 +56,8 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   /** Each market's fee curve, compiled once. */
   private readonly curves = new Map<string, BinaryFeeCurve>();
   private legs: PredictionLegs | undefined;
-  /** (seq, world key) of every change, seq increasing; superseded entries are skipped and compacted. */
-  private changes: { seq: number; key: string }[] = [];
-  private seq = 0;
+  private readonly log: CatalogChangeLog<Listed>;
   private nextSlot = 0;
-  private readonly epoch = Date.now();
   private lastSeenMs = 0;
   /** Reused for every figures write (thousands a second). */
   private readonly figures: MarketFigures = { yes_bid_1e9: -1, yes_ask_1e9: -1, no_bid_1e9: -1, no_ask_1e9: -1, volume_24h_cents: 0, volume_total_cents: 0, as_of_ms: 0 };
@@ -67,7 +65,9 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   constructor(
     private readonly spec: SimEdgeSpec,
     private readonly venue: PredictionVenue,
-  ) {}
+  ) {
+    this.log = new CatalogChangeLog<Listed>(venue, this.listed, ({ entry: _e, ticksSinceWrite: _t, delisted_at_ms: _d, ...wire }) => wire);
+  }
 
   onStart(ctx: ActorContext): void {
     this.ctx = ctx;
@@ -96,7 +96,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
       case 'Status':
         return this.status();
       case 'Catalog':
-        return this.catalog(message.after_seq, message.max_markets);
+        return this.log.page(message.after_seq, message.max_markets);
       case 'Book':
         return this.book(message.market_id, message.depth);
       case 'PriceHistory':
@@ -109,6 +109,8 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
         return { child_id: message.child_id, found: false, cancelled_qty_1e8: 0 } satisfies CancelResult;
       case 'OpenOrders':
         return { venue: this.venue, edge_id: this.spec.edge_id, resting: [] } satisfies OpenOrdersAnswer;
+      case 'Balances':
+        return null;
       case 'FeeTier':
         // Fees are per market (binary_quadratic); the tier carries the venue's at-mid figures.
         return { venue: this.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: 0, taker_bps: this.spec.taker_bps } satisfies FeeTierInfo;
@@ -167,7 +169,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
         this.listed.delete(key);
       }
     }
-    if (this.changes.length > 2 * this.listed.size + 1024) this.compact();
+    this.log.compactIfLarge();
     world.prune(now);
   }
 
@@ -222,12 +224,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   }
 
   private changed(rec: Listed): void {
-    rec.seq = ++this.seq;
-    this.changes.push({ seq: rec.seq, key: rec.entry.event.key });
-  }
-
-  private compact(): void {
-    this.changes = this.changes.filter((c) => this.listed.get(c.key)?.seq === c.seq);
+    this.log.changed(rec.entry.event.key, rec);
   }
 
   /** Each market's book touch and volumes: trading markets every tick, the others now and then. */
@@ -260,23 +257,6 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
     }
   }
 
-  private catalog(after_seq: number, max_markets: number): CatalogPage {
-    const events: ListedEvent[] = [];
-    let markets = 0;
-    let i = lowerBound(this.changes, after_seq + 1);
-    let next_seq = after_seq;
-    for (; i < this.changes.length && markets < max_markets; i++) {
-      const { seq, key } = this.changes[i]!;
-      next_seq = seq;
-      const rec = this.listed.get(key);
-      if (rec === undefined || rec.seq !== seq) continue;
-      const { entry: _e, ticksSinceWrite: _t, delisted_at_ms: _d, ...wire } = rec;
-      events.push(wire);
-      markets += rec.event.markets.length;
-    }
-    return { venue: this.venue, epoch: this.epoch, events, next_seq: i >= this.changes.length ? this.seq : next_seq, more: i < this.changes.length };
-  }
-
   private book(market_id: string, depth: number): PredictionBook | null {
     const hit = this.byMarket.get(market_id);
     if (hit === undefined) return null;
@@ -296,10 +276,8 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   private history(ask: Extract<PredictionEdgeMessage, { t: 'PriceHistory' }>): PriceHistoryWindow | null {
     const hit = this.byMarket.get(ask.market_id);
     if (hit === undefined) return null;
-    // One window of whole minutes, as the venues serve it; never past now.
-    const step = Math.max(PRICE_HISTORY_MIN_STEP_MS, Math.round(ask.step_ms / PRICE_HISTORY_MIN_STEP_MS) * PRICE_HISTORY_MIN_STEP_MS);
-    const to = Math.min(ask.to_ms, Date.now() + 1, ask.from_ms + PRICE_HISTORY_WINDOW_MS);
-    return this.prices!.history(hit.rec.entry, this.venue, hit.c, ask.leg === 'YES', ask.from_ms, to, step, hit.rec.yes_won[hit.c] ?? null);
+    const { to_ms, step_ms } = historyAsked(ask, Date.now());
+    return this.prices!.history(hit.rec.entry, this.venue, hit.c, ask.leg === 'YES', ask.from_ms, to_ms, step_ms, hit.rec.yes_won[hit.c] ?? null);
   }
 
   private status(): EdgeStatus {
@@ -326,16 +304,4 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
 
 function round8(x: number): number {
   return Math.round(x * 1e8) / 1e8;
-}
-
-/** First index whose seq is >= `seq`. */
-function lowerBound(changes: readonly { seq: number }[], seq: number): number {
-  let lo = 0;
-  let hi = changes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (changes[mid]!.seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

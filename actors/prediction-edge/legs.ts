@@ -86,6 +86,11 @@ export class PredictionLegs {
     );
   }
 
+  /** What is known of a child this edge executed (a sandbox one on a live edge), without refusing it when nothing is. */
+  known(childId: string): ReturnType<ChildJournal<ChildExecution>['peek']> {
+    return this.journal.peek(childId);
+  }
+
   reconcile(childId: string): ReturnType<ChildJournal<ChildExecution>['reconcile']> {
     return this.journal.reconcile(childId);
   }

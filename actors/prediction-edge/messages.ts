@@ -23,7 +23,9 @@ export type PredictionEdgeMessage =
    * `Execute` on a leg's canonical symbol (its token id, `<ticker>:YES|NO`), `Reconcile`; nothing
    * rests on a prediction venue, so `Cancel` and `OpenOrders` find nothing.
    */
-  | Extract<EdgeMessage, { t: 'Execute' | 'Reconcile' | 'Cancel' | 'OpenOrders' | 'FeeTier' }>;
+  | Extract<EdgeMessage, { t: 'Execute' | 'Reconcile' | 'Cancel' | 'OpenOrders' | 'FeeTier' }>
+  /** The client's cash on a live venue (`VenueBalances`); a simulated venue's account lives in the router's ledger (null). */
+  | Extract<EdgeMessage, { t: 'Balances' }>;
 
 /** An event as the edge lists it, with what the gateway needs beyond the reference data. */
 export interface ListedEvent {

@@ -17,6 +17,12 @@ export interface PriceHistoryWindow {
   settled: { ts_ms: number; price_1e9: number } | null;
 }
 
+/** What a venue is asked for a history request: one window of whole minutes, as the venues serve it, never past now. */
+export function historyAsked(ask: { from_ms: number; to_ms: number; step_ms: number }, now_ms: number): { to_ms: number; step_ms: number } {
+  const step_ms = Math.max(PRICE_HISTORY_MIN_STEP_MS, Math.round(ask.step_ms / PRICE_HISTORY_MIN_STEP_MS) * PRICE_HISTORY_MIN_STEP_MS);
+  return { to_ms: Math.min(ask.to_ms, now_ms + 1, ask.from_ms + PRICE_HISTORY_WINDOW_MS), step_ms };
+}
+
 export interface HistoryPoint {
   ts_ns: number;
   price_1e9: number;

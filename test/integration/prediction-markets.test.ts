@@ -271,7 +271,7 @@ describe('prediction markets listing', () => {
     assert.equal(unknown!['code'], 'NOT_FOUND');
     assert.equal(btc!['symbol'], 'BTC-USDT');
     assert.ok(short!['code'] === 'NOT_FOUND' || short!['code'] === 'VALIDATION_ERROR');
-    const malformed = await get(`/v1/quotes/${'1'.repeat(77)}`);
+    const malformed = await get(`/v1/quotes/${'1'.repeat(79)}`);
     assert.equal(malformed.status, 400);
     assert.equal(envelope(malformed.body).code, 'VALIDATION_ERROR');
   });
@@ -290,7 +290,7 @@ describe('prediction markets listing', () => {
     assert.equal(p.body.fees[0]!.taker_bps, 100);
     const bySlug = await get<{ fees: unknown[] }>(`/v1/fees?ticker=${updown.slug}`);
     assert.deepEqual(bySlug.body.fees, p.body.fees);
-    assert.equal((await get(`/v1/fees?ticker=${'9'.repeat(70)}`)).status, 400);
+    assert.equal((await get(`/v1/fees?ticker=${'9'.repeat(79)}`)).status, 400);
     assert.equal((await get('/v1/fees?ticker=no-such-market-anywhere')).status, 404);
     assert.equal((await get<{ fees: unknown[] }>(`/v1/fees?ticker=${kalshi.slug}&venues=polymarket`)).body.fees.length, 0);
   });
@@ -325,7 +325,7 @@ describe('prediction markets listing', () => {
     const missing = await get(`/v1/polymarket/rewards/${plain.yes_token_id}`);
     assert.equal(missing.status, 404);
     assert.equal(envelope(missing.body).code, 'NOT_FOUND');
-    assert.equal((await get(`/v1/polymarket/rewards/${'1'.repeat(77)}`)).status, 400);
+    assert.equal((await get(`/v1/polymarket/rewards/${'1'.repeat(79)}`)).status, 400);
     assert.equal((await get('/v1/polymarket/rewards/will-it-rain')).status, 400);
     assert.equal((await get('/v1/kalshi/rewards')).status, 400);
     assert.equal((await call(svc.base, 'GET', '/v1/polymarket/rewards')).status, 401);

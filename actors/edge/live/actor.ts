@@ -7,16 +7,14 @@ import { book as bookEntry, bookKey } from '../../market/directory.ts';
 import { BookWatchers, type BookChanged } from '../book-watchers.ts';
 import { ChildJournal } from '../child-journal.ts';
 import { DEPTH_LEVELS, DepthCacheWriter, depthSlot } from '../depth-cache.ts';
-import { LIVE_HALT_TOPIC, type CancelResult, type ChildExecution, type ChildPlacement, type EdgeMessage, type EdgeSnapshot, type EdgeStatus, type FeeTierInfo, type FundingInfo, type FundingPoint, type LiveHaltReport, type OpenOrdersAnswer, type VenueBalances } from '../messages.ts';
+import type { CancelResult, ChildExecution, ChildPlacement, EdgeMessage, EdgeSnapshot, EdgeStatus, FundingInfo, FundingPoint, OpenOrdersAnswer } from '../messages.ts';
 import { SandboxLegs } from '../sandbox-legs.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
-import { LiveAccounts } from './accounts.ts';
+import { liveClientOf, LiveDesk } from './desk.ts';
 import type { L2Book } from './l2-book.ts';
-import { edgeOrderState, LiveOrders } from './orders.ts';
+import { edgeOrderState } from './orders.ts';
 import type { LiveVenue, MarketSink } from './venue.ts';
 
-/** Tries at cancelling the last run's leftovers on an account the venue did not answer. */
-const LEFTOVER_ATTEMPTS = 8;
 /** Levels in a snapshot sent to a book actor when a book becomes whole. */
 const SNAPSHOT_DEPTH = 50;
 /** The edge's heartbeat into the depth cache while its stream is up (the router's freshness rule reads it). */
@@ -37,12 +35,6 @@ interface FundingRead<T> {
   answer: Promise<T | undefined>;
 }
 
-/** The client of a live router's key (`router:live|<client>`, execution/router/messages.ts), or undefined. */
-function liveClientOf(owner: string): string | undefined {
-  return owner.startsWith(LIVE_ROUTER) && owner.length > LIVE_ROUTER.length ? owner.slice(LIVE_ROUTER.length) : undefined;
-}
-const LIVE_ROUTER = 'router:live|';
-
 /**
  * A venue edge on a real venue (`LIVE_VENUES`): the same messages, book actors, depth-cache
  * slots, child journal and reconciliation as the simulated edge (`../actor.ts`), with a
@@ -58,14 +50,12 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   private readonly depthSlots = new Map<string, number>();
   private readonly whole = new Set<string>();
   private readonly journal: ChildJournal<ChildExecution | ChildPlacement>;
-  private orders: LiveOrders | undefined;
-  private accounts: LiveAccounts | undefined;
+  private desk: LiveDesk | undefined;
   private sandbox: SandboxLegs | undefined;
   private readonly watchers: BookWatchers;
   private depthBook: L2Book | undefined;
   private lastSeenMs = 0;
   private heartbeat: NodeJS.Timeout | undefined;
-  private halted = false;
   private fundingNow: FundingRead<Map<string, FundingInfo>> | undefined;
   /** by `symbol|from_ns`: the funding clock asks again with the same start until an instant is accrued */
   private readonly fundingPast = new Map<string, FundingRead<FundingPoint[]> & { to_ns: number }>();
@@ -82,18 +72,8 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   onStart(ctx: ActorContext): void {
     this.ctx = ctx;
     ctx.holdsSockets();
-    const { shared, settings } = ctx.environment;
-    const key = shared['credentialsKey'];
-    if (key === undefined) throw new Error('a live edge needs the credentials key in shared memory');
-    this.accounts = new LiveAccounts(String(settings['dataDir']), key, this.spec.venue);
-    this.orders = new LiveOrders(this.venue, this.accounts, edgeOrderState(this.spec.edge_id), {
-      venue: this.spec.venue,
-      edge_id: this.spec.edge_id,
-      maker_bps: this.spec.maker_bps,
-      taker_bps: this.spec.taker_bps,
-      tell: (owner, fill) => void ctx.tell(owner, fill),
-      log: ctx.log,
-    });
+    const { shared } = ctx.environment;
+    this.desk = new LiveDesk(this.spec, this.venue, ctx);
     const depth = shared['depth'];
     if (depth !== undefined) {
       this.depth = new DepthCacheWriter(depth, this.spec.edge_id);
@@ -124,22 +104,22 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     this.heartbeat = setInterval(() => {
       const now = Date.now();
       if (this.venue.stats().connected) this.depth?.heartbeat(now);
-      if (halt !== undefined) this.watchHalt(Atomics.load(halt, 0) === 1);
+      if (halt !== undefined) this.desk!.watchHalt(Atomics.load(halt, 0) === 1, this.listedSymbols);
     }, HEARTBEAT_MS);
     ctx.log.info({ edge: this.spec.edge_id, venue: this.spec.venue }, 'live venue edge started');
     // After a runtime restart of this actor (not of the process) its own children still work:
     // they are this run's, not leftovers.
-    if (ctx.restarts === 0) this.cancelLeftovers(0);
+    if (ctx.restarts === 0) this.desk!.cancelLeftovers();
   }
 
   onStop(): void {
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
-    this.orders?.stop();
+    this.desk?.stop();
     this.venue.stop();
   }
 
   onMessage(message: EdgeMessage, ctx: ActorContext): unknown {
-    const orders = this.orders!;
+    const orders = this.desk!.orders;
     switch (message.t) {
       case 'Status':
         return this.status();
@@ -155,7 +135,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       case 'Book':
         return this.snapshot(message.symbol, message.depth);
       case 'FeeTier':
-        return this.feeTier(message.client_id);
+        return this.desk!.feeTier(message.client_id);
       case 'Execute':
       case 'Place': {
         if (message.sandbox) return this.sandboxLeg(message);
@@ -176,7 +156,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
         return { venue: this.spec.venue, edge_id: this.spec.edge_id, resting: message.child_ids.filter((id) => open.has(id)) } satisfies OpenOrdersAnswer;
       }
       case 'Balances':
-        return this.balances(message.client_id);
+        return this.desk!.balances(message.client_id, this.tradedAssets());
       // A venue that could not be read leaves the ask unanswered (NO_REPLY), as reconciliation
       // does: the funding clock then keeps its instant due and asks again, rather than taking
       // "no funding" for an answer.
@@ -233,37 +213,11 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   private readonly fillDepth = (side: Side, words: Float64Array, pricesAt: number, qtysAt: number): number =>
     this.depthBook!.levelsInto(side, DEPTH_LEVELS, words, pricesAt, words, qtysAt);
 
-  private watchHalt(active: boolean): void {
-    if (active === this.halted) return;
-    this.halted = active;
-    if (!active) return;
-    // The routers cancel their working legs on a halt; this catches what they do not know of
-    // (orders of a crashed run, orders placed on the account by hand).
-    const symbols = this.spec.listings.map((l) => l.symbol);
-    const ctx = this.ctx!;
-    this.orders!.cancelEverything(symbols).then(
-      ({ cancelled, failed }) => {
-        ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed }, 'kill switch: open orders cancelled on the venue');
-        ctx.publish(LIVE_HALT_TOPIC.name, { venue: this.spec.venue, edge_id: this.spec.edge_id, at_ms: Date.now(), cancelled, failed } satisfies LiveHaltReport);
-      },
-      (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'kill switch: cancel-all not done'),
-    );
-  }
+  private readonly listedSymbols = (): string[] => this.spec.listings.map((l) => l.symbol);
 
-  /**
-   * Leftovers of the last run, cancelled at start; an account the venue did not answer is tried
-   * again, 2 s after the first try doubling to 30 s, eight times (a venue slow to answer right
-   * after a restart must not leave a crashed run's order working for half a minute).
-   */
-  private cancelLeftovers(attempt: number): void {
-    const ctx = this.ctx!;
-    this.orders!.cancelLeftovers().then(
-      ({ cancelled, failed }) => {
-        if (cancelled > 0 || failed > 0) ctx.log.warn({ edge: this.spec.edge_id, cancelled, failed, attempt }, 'orders of the last run cancelled on the venue');
-        if (failed > 0 && attempt < LEFTOVER_ATTEMPTS) ctx.schedule(Math.min(30_000, 2_000 * 2 ** attempt), () => this.cancelLeftovers(attempt + 1));
-      },
-      (err: unknown) => ctx.log.error({ edge: this.spec.edge_id, err: (err as Error).message }, 'orders of the last run not cancelled'),
-    );
+  /** A spot edge's bases and quotes (a perp venue's collateral is whatever it reports). */
+  private tradedAssets(): string[] {
+    return this.spec.instrument_type === 'spot' ? this.spec.listings.flatMap((l) => [l.base, l.quote]) : [];
   }
 
   /** Every listing's funding now: one venue read shared by the asks of FUNDING_CACHE_MS. */
@@ -301,58 +255,6 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     });
     this.fundingPast.set(key, { at_ms: now, to_ns, answer });
     return answer;
-  }
-
-  /** Probes in flight by client: the gateway's credentials probe and the router's fee tiers ask together after a store. */
-  private readonly probing = new Map<string, Promise<FeeTierInfo>>();
-
-  private feeTier(client_id: string | undefined): Promise<FeeTierInfo> {
-    const key = client_id ?? '';
-    let running = this.probing.get(key);
-    if (running === undefined) {
-      running = this.probeTier(client_id).finally(() => this.probing.delete(key));
-      this.probing.set(key, running);
-    }
-    return running;
-  }
-
-  /** The client's rates and permissions as the venue reports them to its key; the base schedule without one. */
-  private async probeTier(client_id: string | undefined): Promise<FeeTierInfo> {
-    const base: FeeTierInfo = { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: 'base', maker_bps: this.spec.maker_bps, taker_bps: this.spec.taker_bps };
-    try {
-      const account = client_id === undefined ? undefined : this.accounts!.account(client_id);
-      if (account === undefined) return base;
-      const probe = await this.venue.probe(account);
-      return { venue: this.spec.venue, edge_id: this.spec.edge_id, tier: probe.tier, maker_bps: probe.maker_bps, taker_bps: probe.taker_bps, can_withdraw: probe.can_withdraw };
-    } catch (err) {
-      this.ctx!.log.warn({ edge: this.spec.edge_id, client_id, err: (err as Error).message }, 'fee tier probe failed: base schedule');
-      return base;
-    }
-  }
-
-  /** Never rejects: a failed actor is restarted, and a venue refusing a key is an answer, not a fault. */
-  private async balances(client_id: string): Promise<VenueBalances | null> {
-    try {
-      const account = this.accounts!.account(client_id);
-      if (account === undefined) return null;
-      const rows = await this.venue.balances(account);
-      const balances = rows.map((r) => ({ asset: r.asset, free_1e8: String(r.free_1e8), locked_1e8: String(r.locked_1e8) }));
-      // OKX, Bybit and Kraken leave out what the account holds none of: an asset this edge
-      // trades that the venue did not list is zero (a balance sold out must reach the ledger).
-      if (this.spec.instrument_type === 'spot') {
-        const listed = new Set(balances.map((b) => b.asset));
-        for (const l of this.spec.listings) {
-          for (const asset of [l.base, l.quote]) {
-            if (listed.has(asset)) continue;
-            listed.add(asset);
-            balances.push({ asset, free_1e8: '0', locked_1e8: '0' });
-          }
-        }
-      }
-      return { venue: this.spec.venue, balances };
-    } catch (err) {
-      return { venue: this.spec.venue, balances: [], error: (err as Error).message };
-    }
   }
 
   private sandboxLeg(message: Extract<EdgeMessage, { t: 'Execute' | 'Place' }>): Promise<unknown> {

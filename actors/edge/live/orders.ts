@@ -5,7 +5,7 @@ import { ChildJournal, type Reconciled } from '../child-journal.ts';
 import type { CancelResult, ChildExecution, ChildPlacement, MakerFill, ReconcileLegFacts } from '../messages.ts';
 import type { LiveAccounts } from './accounts.ts';
 import { RestFailure } from './rest.ts';
-import type { LegReport, LiveVenue, VenueAccount, VenueFill } from './venue.ts';
+import type { LegReport, OrderVenue, VenueAccount, VenueFill } from './venue.ts';
 
 type Answer = ChildExecution | ChildPlacement;
 
@@ -89,7 +89,7 @@ export class LiveOrders {
   private stopped = false;
 
   constructor(
-    private readonly venue: LiveVenue,
+    private readonly venue: OrderVenue,
     private readonly accounts: LiveAccounts,
     state: EdgeOrderState,
     private readonly host: LiveOrdersHost,

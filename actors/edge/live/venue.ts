@@ -162,3 +162,6 @@ export interface LiveVenue {
   /** A perp venue's settled funding of `symbol` at the instants in [from_ns, to_ns], ascending; rejects when the venue could not be read. */
   fundingHistory?(symbol: string, from_ns: number, to_ns: number): Promise<FundingPoint[]>;
 }
+
+/** The order half every live venue shares, spot, perp or prediction (`orders.ts` `LiveOrders` drives it). */
+export type OrderVenue = Pick<LiveVenue, 'venue' | 'submit' | 'cancel' | 'lookup' | 'ownOpenOrders' | 'cancelAll' | 'acceptWindowMs'>;

@@ -6,13 +6,15 @@ import { probeActor } from './probe/actor.ts';
 import { predictionEdgeActor } from './prediction-edge/actor.ts';
 import { simEdge } from './edge/sim/catalog.ts';
 import { dexChainActor } from './dex-chain/actor.ts';
-import { selectedEdge } from './edge/live/select.ts';
+import { liveEdgeOf, livePredictionEdgeOf, selectedEdge } from './edge/live/select.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));
   if (spec === undefined) return edgeActor(key);
   // A venue in LIVE_VENUES gets its real adapter where one is built (edge/live/select.ts).
-  return spec.instrument_type === 'prediction' ? predictionEdgeActor(spec) : selectedEdge(spec, () => edgeActor(key));
+  return spec.instrument_type === 'prediction'
+    ? selectedEdge(spec, () => predictionEdgeActor(spec), livePredictionEdgeOf(spec))
+    : selectedEdge(spec, () => edgeActor(key), liveEdgeOf(spec));
 }
 
 /**

@@ -10,7 +10,7 @@ import { DEPTH_LEVELS } from '../edge/depth-cache.ts';
 import { liveClientOf, LiveDesk } from '../edge/live/desk.ts';
 import type { CatalogFigures, CatalogRecord, LivePredictionVenue } from '../edge/live/prediction-venue.ts';
 import type { L2Book } from '../edge/live/l2-book.ts';
-import type { MarketSink } from '../edge/live/venue.ts';
+import type { MarketSink, VenueAccount } from '../edge/live/venue.ts';
 import type { ChildExecution, EdgeStatus, OpenOrdersAnswer } from '../edge/messages.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { CatalogChangeLog } from './change-log.ts';
@@ -146,8 +146,12 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
       }
       case 'FeeTier':
         return this.desk!.feeTier(message.client_id);
-      case 'Balances':
-        return this.desk!.balances(message.client_id, [cashOf(this.name)]);
+      case 'Balances': {
+        // The cash only: contracts held on the venue are not instruments the ledger can seed by
+        // name; it books them from the fills of orders sent through the service.
+        const cash = cashOf(this.name);
+        return this.desk!.balances(message.client_id, [cash]).then((b) => (b === null ? null : { ...b, balances: b.balances.filter((r) => r.asset === cash) }));
+      }
     }
   }
 
@@ -163,6 +167,22 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
 
   onBookBroken(market_id: string, reason: string): void {
     if (this.whole.delete(market_id)) this.ctx!.log.warn({ edge: this.spec.edge_id, market_id, reason }, 'live prediction book not whole: not quoted until resynced');
+  }
+
+  /**
+   * An account to open the venue's book stream with (Kalshi signs every connection, market data
+   * too): the first client with credentials on the venue; undefined until one stores them (the
+   * stream waits, retrying with backoff). Read at each connection, never kept.
+   */
+  streamAccount(): VenueAccount | undefined {
+    const accounts = this.desk?.accounts;
+    if (accounts === undefined) return undefined;
+    try {
+      const client = accounts.clients()[0];
+      return client === undefined ? undefined : accounts.account(client);
+    } catch {
+      return undefined;
+    }
   }
 
   private readonly legSymbols = (): string[] => [...this.byLeg.keys()];

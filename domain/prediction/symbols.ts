@@ -15,8 +15,10 @@ import type { EquivalenceRelation, PredictionEvent, PredictionMarket, Prediction
  *   https://kalshi.com/markets/<series>/<event>        reduced to the event ticker
  *   <78 digits>, polymarket:<78 digits>                a conditional-token id: its own leg
  *
- * A string of 30 or more digits is taken for a token id (Sandbox rule 5); one that is not 78
- * digits long is malformed. A second segment that starts with a date (`26DEC31`) tells a ticker
+ * A string of 30 or more digits is taken for a token id (Sandbox rule 5). The catalog writes
+ * token ids zero-padded to 78 digits; the venue writes them without leading zeros, and some are
+ * shorter (a uint256 below 10^77), so a shorter one is the venue's spelling of the padded id and
+ * is read as it. One longer than 78 digits is malformed. A second segment that starts with a date (`26DEC31`, or a month `26DEC` as Kalshi names monthly events) tells a ticker
  * from a CEX pair, whose quote is a currency.
  */
 export type Leg = 'YES' | 'NO';
@@ -30,7 +32,7 @@ export type SymbolRef =
 
 export const TOKEN_ID_DIGITS = 78;
 const TOKEN_LIKE = /^\d{30,}$/;
-const TICKER = /^[A-Z][A-Z0-9]*-\d{2}[A-Z]{3}\d{2}[A-Z0-9]*(-[A-Z0-9.]+)?$/;
+const TICKER = /^[A-Z][A-Z0-9]*-\d{2}[A-Z]{3}[A-Z0-9]*(-[A-Z0-9.]+)?$/;
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 function splitLeg(input: string): { body: string; leg: Leg | null } {
@@ -68,7 +70,7 @@ export function classifySymbol(input: string): SymbolRef {
   const token = body.startsWith('polymarket:') ? body.slice('polymarket:'.length) : body;
   if (TOKEN_LIKE.test(token)) {
     if (leg !== null) return { kind: 'invalid', reason: 'a token id is its own leg: no :YES/:NO suffix' };
-    return token.length === TOKEN_ID_DIGITS ? { kind: 'token', token_id: token } : { kind: 'invalid', reason: `a token id has ${TOKEN_ID_DIGITS} digits, this one ${token.length}` };
+    return token.length <= TOKEN_ID_DIGITS ? { kind: 'token', token_id: token.padStart(TOKEN_ID_DIGITS, '0') } : { kind: 'invalid', reason: `a token id has at most ${TOKEN_ID_DIGITS} digits, this one ${token.length}` };
   }
   if (token !== body) return { kind: 'invalid', reason: 'polymarket: must be followed by a token id' };
   if (TICKER.test(body)) return { kind: 'ticker', ticker: body, leg };

@@ -130,14 +130,18 @@ export class PredictionCatalog {
         if (before !== undefined) this.forget(mirror, id, before);
         continue;
       }
-      // Keep the objects the index and listeners already hold when the event is unchanged.
-      const event = before?.event ?? rec.event;
+      // Keep the objects the index and listeners already hold when the event is unchanged. A
+      // live venue changes an event's reference data too (a timeline once the outcome is
+      // known, a market added): the new one replaces it in the index.
+      const same = before !== undefined && (before.event === rec.event || JSON.stringify(before.event) === JSON.stringify(rec.event));
+      const event = same ? before.event : rec.event;
       const kept: ListedEvent = { ...rec, event };
-      if (before === undefined) {
+      if (!same) {
+        if (before !== undefined) this.forget(mirror, id, before);
         this.index.add(event);
         event.markets.forEach((m, c) => this.slots.set(`${m.venue}:${m.market_id}`, rec.slots[c]!));
         mirror.list = null;
-        changes.push({ kind: 'listed', event });
+        if (before === undefined) changes.push({ kind: 'listed', event });
       }
       mirror.records.set(id, kept);
       event.markets.forEach((market, c) => {

@@ -78,9 +78,14 @@ export async function startLivePrediction(o: LivePredictionOptions): Promise<Liv
     storeCredentials,
     listed(slugOrSymbol, also = () => true, timeoutMs = 15_000) {
       return until(`${slugOrSymbol} listed`, async () => {
-        const res = await call<{ markets: MarketRow[] }>(svc.base, 'GET', `/v1/markets?venue=${o.venue}&active=true&closed=true&expand=outcomes&limit=500`, { token: TEST_OPERATOR_KEY });
-        const row = res.body.markets?.find((m) => m.slug === slugOrSymbol || m.symbol === slugOrSymbol || m.yes_token_id === slugOrSymbol);
-        return row !== undefined && also(row) ? row : undefined;
+        // Trading, closed and settled; then resolved (the listing's status filters).
+        const rows: MarketRow[] = [];
+        for (const filter of ['active=true&closed=true', 'active=false&closed=true']) {
+          const res = await call<{ markets?: MarketRow[] }>(svc.base, 'GET', `/v1/markets?venue=${o.venue}&${filter}&expand=outcomes&limit=500`, { token: TEST_OPERATOR_KEY });
+          rows.push(...(res.body.markets ?? []));
+        }
+        const row = rows.find((m) => (m.slug === slugOrSymbol || m.symbol === slugOrSymbol || m.yes_token_id === slugOrSymbol) && also(m));
+        return row;
       }, timeoutMs, 200);
     },
     quoted(symbol, also, what, timeoutMs = 15_000) {

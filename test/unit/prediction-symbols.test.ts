@@ -10,6 +10,8 @@ import { classifySymbol, type Resolution } from '../../domain/prediction/symbols
 import { PredictionWorld } from '../../actors/edge/sim/prediction/world.ts';
 
 const TOKEN = '1'.repeat(78);
+/** A token id below 10^77 as the venue writes it (77 digits, no leading zero). */
+const SHORT_TOKEN = '9'.repeat(77);
 
 describe('classifySymbol', () => {
   const table: [string, ReturnType<typeof classifySymbol>][] = [
@@ -24,8 +26,16 @@ describe('classifySymbol', () => {
     ['will-it-rain:yes', { kind: 'slug', slug: 'will-it-rain', leg: 'YES' }],
     ['will-it-rain:no', { kind: 'slug', slug: 'will-it-rain', leg: 'NO' }],
     ['will-it-rain:NO', { kind: 'slug', slug: 'will-it-rain', leg: 'NO' }],
+    // Kalshi names monthly events by month alone, and strikes carry decimals.
+    ['KXCPI-26DEC-T3.0', { kind: 'ticker', ticker: 'KXCPI-26DEC-T3.0', leg: null }],
+    ['KXCPI-26DEC-T3.0:NO', { kind: 'ticker', ticker: 'KXCPI-26DEC-T3.0', leg: 'NO' }],
     [TOKEN, { kind: 'token', token_id: TOKEN }],
     [`polymarket:${TOKEN}`, { kind: 'token', token_id: TOKEN }],
+    // The venue's own spelling of a token id below 10^77 (no leading zeros): the catalog's padded id.
+    [SHORT_TOKEN, { kind: 'token', token_id: `0${SHORT_TOKEN}` }],
+    [`polymarket:${SHORT_TOKEN}`, { kind: 'token', token_id: `0${SHORT_TOKEN}` }],
+    [`0${SHORT_TOKEN}`, { kind: 'token', token_id: `0${SHORT_TOKEN}` }],
+    ['1'.repeat(30), { kind: 'token', token_id: '1'.repeat(30).padStart(78, '0') }],
     ['https://polymarket.com/event/will-it-rain', { kind: 'slug', slug: 'will-it-rain', leg: null }],
     ['https://polymarket.com/event/election-2026/election-2026-ann-lee?tid=1', { kind: 'slug', slug: 'election-2026-ann-lee', leg: null }],
     ['https://kalshi.com/markets/kxbtc/kxbtc-26dec31', { kind: 'ticker', ticker: 'KXBTC-26DEC31', leg: null }],
@@ -35,7 +45,6 @@ describe('classifySymbol', () => {
   }
 
   const invalid = [
-    '1'.repeat(30), // token-shaped but not 78 digits: malformed
     '1'.repeat(79),
     `${TOKEN}:YES`, // a token id is its own leg
     'polymarket:will-it-rain',
@@ -83,6 +92,14 @@ describe('resolution against the simulated catalog', () => {
     assert.equal(ok(resolver.resolve(candidate.market_id)).market, candidate);
   });
 
+  it('resolves a token id below 10^77 by the venue\'s spelling (no leading zeros) to the catalog\'s padded id', () => {
+    const m = { ...pBinary.markets[0]!, yes_token_id: `0${SHORT_TOKEN}`, no_token_id: `00${'8'.repeat(76)}` };
+    const short = new SymbolResolver(new CatalogIndex([{ ...pBinary, markets: [m] }]));
+    assert.deepEqual(ok(short.resolve(SHORT_TOKEN)), { venue: 'polymarket', market: m, leg: 'YES', token_id: m.yes_token_id });
+    assert.deepEqual(ok(short.resolve(`polymarket:${'8'.repeat(76)}`)), { venue: 'polymarket', market: m, leg: 'NO', token_id: m.no_token_id });
+    assert.equal(ok(short.resolve(m.no_token_id)).leg, 'NO');
+  });
+
   it('answers AMBIGUOUS_MULTI_OUTCOME with every outcome and its YES token for a multi-outcome event', () => {
     for (const e of [pMulti, kMulti]) {
       for (const name of [e.slug, e.url]) {
@@ -99,7 +116,7 @@ describe('resolution against the simulated catalog', () => {
       const r = resolver.resolve(name);
       assert.ok(r !== undefined && !r.ok && r.code === 'NOT_FOUND', `${name}: ${JSON.stringify(r)}`);
     }
-    const bad = resolver.resolve('1'.repeat(40));
+    const bad = resolver.resolve('1'.repeat(79));
     assert.ok(bad !== undefined && !bad.ok && bad.code === 'VALIDATION_ERROR');
     assert.equal(resolver.resolve('BTC-USDT'), undefined);
   });

@@ -61,6 +61,11 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
     production: { rest: 'https://api.hyperliquid.xyz', ws: 'wss://api.hyperliquid.xyz' },
     testnet: { rest: 'https://api.hyperliquid-testnet.xyz', ws: 'wss://api.hyperliquid-testnet.xyz' },
   },
+  // Kalshi (trade API v2): the adapter appends `/trade-api/v2` and `/trade-api/ws/v2`; its demo has keys of its own (kalshi/codec.ts REST_HOST, WS_HOST, DEMO_*).
+  kalshi: {
+    production: { rest: 'https://external-api.kalshi.com', ws: 'wss://external-api-ws.kalshi.com' },
+    testnet: { rest: 'https://external-api.demo.kalshi.co', ws: 'wss://external-api-ws.demo.kalshi.co' },
+  },
 };
 
 /** The live venues `LIVE_VENUES` names, with their endpoints; throws on an unknown venue or one without an adapter yet. */

@@ -1,5 +1,7 @@
 import type { Actor } from '../../../engine/actor.ts';
 import type { VenueId } from '../../../domain/market.ts';
+import type { PredictionEdgeMessage } from '../../prediction-edge/messages.ts';
+import { LivePredictionEdgeActor } from '../../prediction-edge/live-actor.ts';
 import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
@@ -8,6 +10,7 @@ import { BitstampSpot } from './bitstamp/adapter.ts';
 import { BybitSpot } from './bybit/adapter.ts';
 import { CoinbaseSpot } from './coinbase/adapter.ts';
 import { HyperliquidPerp } from './hyperliquid/adapter.ts';
+import { KalshiPrediction } from './kalshi/adapter.ts';
 import { KrakenSpot } from './kraken/adapter.ts';
 import { KucoinSpot } from './kucoin/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
@@ -40,22 +43,44 @@ function adapterFor(spec: SimEdgeSpec, endpoints: VenueEndpoints): LiveVenue | u
   }
 }
 
+/** The live spot or perp edge of a spec on these endpoints, or undefined when no adapter is built for it. */
+export function liveEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Actor<EdgeMessage> | undefined {
+  return (endpoints) => {
+    const venue = adapterFor(spec, endpoints);
+    return venue === undefined ? undefined : new LiveEdgeActor(spec, venue);
+  };
+}
+
+/** The live prediction edge of a spec on these endpoints (Kalshi, Polymarket). */
+export function livePredictionEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Actor<PredictionEdgeMessage> | undefined {
+  return (endpoints) => {
+    switch (spec.venue) {
+      case 'kalshi': {
+        // Kalshi signs its book stream with an account: the edge lends one per connection.
+        const actor: LivePredictionEdgeActor = new LivePredictionEdgeActor(spec, new KalshiPrediction(endpoints, { streamAccount: () => actor.streamAccount() }));
+        return actor;
+      }
+      default:
+        return undefined;
+    }
+  };
+}
+
 /**
  * An edge that becomes live or simulated when it starts: the registry makes actors from their
  * key alone, and which venues are live is a setting (`LIVE_VENUES`) read from the context. One
  * extra call per message.
  */
-export function selectedEdge(spec: SimEdgeSpec, simulated: () => Actor<EdgeMessage>): Actor<EdgeMessage> {
-  let inner: Actor<EdgeMessage> | undefined;
+export function selectedEdge<M>(spec: SimEdgeSpec, simulated: () => Actor<M>, live: (endpoints: VenueEndpoints) => Actor<M> | undefined): Actor<M> {
+  let inner: Actor<M> | undefined;
   return {
     onStart(ctx) {
       const { settings } = ctx.environment;
-      const live = String(settings['liveVenues'] ?? '').split(',');
-      if (live.includes(spec.venue)) {
+      const venues = String(settings['liveVenues'] ?? '').split(',');
+      if (venues.includes(spec.venue)) {
         const endpoints = (JSON.parse(String(settings['liveEndpoints'] ?? '{}')) as Partial<Record<VenueId, VenueEndpoints>>)[spec.venue];
-        const venue = endpoints === undefined ? undefined : adapterFor(spec, endpoints);
-        if (venue !== undefined) inner = new LiveEdgeActor(spec, venue);
-        else ctx.log.warn({ edge: spec.edge_id }, `no live adapter for this ${spec.instrument_type} edge yet: it stays simulated`);
+        inner = endpoints === undefined ? undefined : live(endpoints);
+        if (inner === undefined) ctx.log.warn({ edge: spec.edge_id }, `no live adapter for this ${spec.instrument_type} edge yet: it stays simulated`);
       }
       inner ??= simulated();
       inner.onStart?.(ctx);

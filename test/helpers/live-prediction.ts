@@ -48,14 +48,14 @@ export interface LivePredictionRun {
   settled(id: string, token?: string, timeoutMs?: number): Promise<PredictionOrder>;
   positions(token?: string): Promise<PositionRow[]>;
   client(name: string): Promise<string>;
-  storeCredentials(token: string, credentials: Record<string, string>): Promise<void>;
+  storeCredentials(token: string, credentials: Record<string, unknown>): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface LivePredictionOptions {
   venue: PredictionVenue;
   urls: { rest: string; ws: string };
-  credentials: Record<string, string>;
+  credentials: Record<string, unknown>;
   client: string;
 }
 
@@ -65,7 +65,7 @@ export async function startLivePrediction(o: LivePredictionOptions): Promise<Liv
   const svc = await startTestService({ liveVenues: [{ venue: o.venue, endpoints: o.urls }], liveCatalogMs: 1_000 });
   await until('service ready', async () => ((await call(svc.base, 'GET', '/v1/health/ready')).status === 200 ? true : undefined), 30_000);
   const client = async (name: string) => (await clientWithKeys(svc, name)).live;
-  const storeCredentials = async (t: string, credentials: Record<string, string>) => {
+  const storeCredentials = async (t: string, credentials: Record<string, unknown>) => {
     const stored = await call(svc.base, 'POST', `/v1/credentials/${o.venue}`, { token: t, body: credentials });
     assert.equal(stored.status, 200, JSON.stringify(stored.body));
   };

@@ -66,6 +66,8 @@ export const LIVE_ENDPOINTS: Partial<Record<VenueId, { production: VenueEndpoint
     production: { rest: 'https://external-api.kalshi.com', ws: 'wss://external-api-ws.kalshi.com' },
     testnet: { rest: 'https://external-api.demo.kalshi.co', ws: 'wss://external-api-ws.demo.kalshi.co' },
   },
+  // Polymarket CLOB V2 (production only: no public testnet); the adapter appends `/ws/market`, and reads its catalog from Gamma (gamma-api.polymarket.com).
+  polymarket: { production: { rest: 'https://clob.polymarket.com', ws: 'wss://ws-subscriptions-clob.polymarket.com' } },
 };
 
 /** The live venues `LIVE_VENUES` names, with their endpoints; throws on an unknown venue or one without an adapter yet. */

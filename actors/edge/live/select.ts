@@ -14,6 +14,7 @@ import { KalshiPrediction } from './kalshi/adapter.ts';
 import { KrakenSpot } from './kraken/adapter.ts';
 import { KucoinSpot } from './kucoin/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
+import { PolymarketPrediction } from './polymarket/adapter.ts';
 import type { VenueEndpoints } from './endpoints.ts';
 import type { LiveVenue } from './venue.ts';
 
@@ -60,6 +61,8 @@ export function livePredictionEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoi
         const actor: LivePredictionEdgeActor = new LivePredictionEdgeActor(spec, new KalshiPrediction(endpoints, { streamAccount: () => actor.streamAccount() }));
         return actor;
       }
+      case 'polymarket':
+        return new LivePredictionEdgeActor(spec, new PolymarketPrediction(endpoints, { fees: { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps } }));
       default:
         return undefined;
     }

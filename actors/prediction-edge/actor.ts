@@ -1,8 +1,6 @@
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
-import { isPredictionVenue, marketSymbol, phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
-import { compileBinaryFee, type BinaryFeeCurve } from '../../domain/prediction/fees.ts';
+import { isPredictionVenue, phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
 import type { Leg } from '../../domain/prediction/symbols.ts';
-import { marketFeeComponents } from '../../domain/venues.ts';
 import type { CancelResult, EdgeStatus, FeeTierInfo, OpenOrdersAnswer } from '../edge/messages.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { LatentPriceModel } from '../edge/sim/latent-price.ts';
@@ -10,9 +8,9 @@ import { PredictionPrices } from '../edge/sim/prediction/prices.ts';
 import { PredictionWorld, type WorldEntry } from '../edge/sim/prediction/world.ts';
 import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
 import type { ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
-import { CatalogChangeLog } from './change-log.ts';
+import { CatalogChangeLog, tradingSymbols } from './change-log.ts';
 import { historyAsked, type PriceHistoryWindow } from '../../domain/prediction/history.ts';
-import { PredictionLegs, type LegQuote } from './legs.ts';
+import { MarketCurves, PredictionLegs, type LegQuote } from './legs.ts';
 
 /** The books move once a second (`prices.ts`), so the edge reads its venue once a second. */
 const TICK_MS = 1_000;
@@ -54,7 +52,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
   /** A leg's canonical symbol (token id, `<ticker>:YES|NO`) -> its market and leg, for child orders. */
   private readonly byLeg = new Map<string, { rec: Listed; c: number; leg: Leg }>();
   /** Each market's fee curve, compiled once. */
-  private readonly curves = new Map<string, BinaryFeeCurve>();
+  private readonly curves = new MarketCurves();
   private legs: PredictionLegs | undefined;
   private readonly log: CatalogChangeLog<Listed>;
   private nextSlot = 0;
@@ -122,11 +120,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
     const hit = this.byLeg.get(symbol);
     if (hit === undefined) return undefined;
     const m = hit.rec.event.markets[hit.c]!;
-    let curve = this.curves.get(m.market_id);
-    if (curve === undefined) {
-      curve = compileBinaryFee(marketFeeComponents(m));
-      this.curves.set(m.market_id, curve);
-    }
+    const curve = this.curves.of(m);
     const book = this.prices!.book(hit.rec.entry, this.venue, hit.c, now);
     const side = hit.leg === 'YES' ? book.yes : book.no;
     return { bids: side.bids, asks: side.asks, open: phaseAt(m.timeline, now) === 'open', curve, bucket: Math.floor(now / TICK_MS) };
@@ -162,7 +156,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
           this.byMarket.delete(m.market_id);
           this.byLeg.delete(m.yes_token_id);
           this.byLeg.delete(m.no_token_id);
-          this.curves.delete(m.market_id);
+          this.curves.forget(m.market_id);
         }
         this.changed(rec);
       } else if (rec.delisted && now - rec.delisted_at_ms > TOMBSTONE_MS) {
@@ -282,11 +276,7 @@ class PredictionEdgeActor implements Actor<PredictionEdgeMessage> {
 
   private status(): EdgeStatus {
     const now = Date.now();
-    const symbols: EdgeStatus['symbols'] = [];
-    for (const rec of this.listed.values()) {
-      if (rec.delisted) continue;
-      for (const m of rec.event.markets) if (phaseAt(m.timeline, now) === 'open') symbols.push({ symbol: marketSymbol(m), instrument_type: 'prediction' });
-    }
+    const symbols = tradingSymbols(this.listed.values(), now);
     return {
       edge_id: this.spec.edge_id,
       venue: this.spec.venue,

@@ -1,4 +1,5 @@
-import type { PredictionVenue } from '../../domain/prediction/catalog.ts';
+import { marketSymbol, phaseAt, type PredictionVenue } from '../../domain/prediction/catalog.ts';
+import type { EdgeStatus } from '../edge/messages.ts';
 import type { CatalogPage, ListedEvent } from './messages.ts';
 
 /**
@@ -50,6 +51,16 @@ export class CatalogChangeLog<R extends ListedEvent> {
     }
     return { venue: this.venue, epoch: this.epoch, events, next_seq: i >= this.changes.length ? this.seq : next_seq, more: i < this.changes.length };
   }
+}
+
+/** The markets trading now among the listed records, as an edge's status lists its symbols. */
+export function tradingSymbols(records: Iterable<ListedEvent>, now_ms: number): EdgeStatus['symbols'] {
+  const symbols: EdgeStatus['symbols'] = [];
+  for (const rec of records) {
+    if (rec.delisted) continue;
+    for (const m of rec.event.markets) if (phaseAt(m.timeline, now_ms) === 'open') symbols.push({ symbol: marketSymbol(m), instrument_type: 'prediction' });
+  }
+  return symbols;
 }
 
 /** First index whose seq is >= `seq`. */

@@ -1,6 +1,8 @@
 import type { Level } from '../../domain/market.ts';
 import type { PredictionVenue } from '../../domain/prediction/catalog.ts';
-import type { BinaryFeeCurve } from '../../domain/prediction/fees.ts';
+import { compileBinaryFee, type BinaryFeeCurve } from '../../domain/prediction/fees.ts';
+import type { PredictionMarket } from '../../domain/prediction/catalog.ts';
+import { marketFeeComponents } from '../../domain/venues.ts';
 import { PREDICTION_RULES } from '../../domain/prediction/order-leg.ts';
 import { wallClockNs } from '../../domain/units.ts';
 import { ChildJournal } from '../edge/child-journal.ts';
@@ -28,6 +30,24 @@ export interface PredictionLegHost {
   latencyMs: number;
   quote(symbol: string, now_ms: number): LegQuote | undefined;
   schedule(ms: number, fn: () => void): void;
+}
+
+/** Each market's fee curve, compiled once while it is listed. */
+export class MarketCurves {
+  private readonly curves = new Map<string, BinaryFeeCurve>();
+
+  of(m: PredictionMarket): BinaryFeeCurve {
+    let curve = this.curves.get(m.market_id);
+    if (curve === undefined) {
+      curve = compileBinaryFee(marketFeeComponents(m));
+      this.curves.set(m.market_id, curve);
+    }
+    return curve;
+  }
+
+  forget(market_id: string): void {
+    this.curves.delete(market_id);
+  }
 }
 
 /** Refusals a prediction venue answers with (`ChildExecution.reason`). */

@@ -1,11 +1,9 @@
 import { NO_REPLY, type Actor, type ActorContext } from '../../engine/actor.ts';
-import { marketSymbol, phaseAt, type PredictionMarket, type PredictionVenue } from '../../domain/prediction/catalog.ts';
-import { compileBinaryFee, type BinaryFeeCurve } from '../../domain/prediction/fees.ts';
+import { phaseAt, type PredictionMarket, type PredictionVenue } from '../../domain/prediction/catalog.ts';
 import { historyAsked, type PriceHistoryWindow } from '../../domain/prediction/history.ts';
 import { cashOf } from '../../domain/prediction/order-leg.ts';
 import type { Leg } from '../../domain/prediction/symbols.ts';
 import { wallClockNs } from '../../domain/units.ts';
-import { marketFeeComponents } from '../../domain/venues.ts';
 import { DEPTH_LEVELS } from '../edge/depth-cache.ts';
 import { liveClientOf, LiveDesk } from '../edge/live/desk.ts';
 import type { CatalogFigures, CatalogRecord, LivePredictionVenue } from '../edge/live/prediction-venue.ts';
@@ -13,8 +11,8 @@ import type { L2Book } from '../edge/live/l2-book.ts';
 import type { MarketSink, VenueAccount } from '../edge/live/venue.ts';
 import type { ChildExecution, EdgeStatus, OpenOrdersAnswer } from '../edge/messages.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
-import { CatalogChangeLog } from './change-log.ts';
-import { PredictionLegs, type LegQuote } from './legs.ts';
+import { CatalogChangeLog, tradingSymbols } from './change-log.ts';
+import { MarketCurves, PredictionLegs, type LegQuote } from './legs.ts';
 import { MarketStatsTable, type MarketFigures } from './market-stats.ts';
 import type { ListedEvent, PredictionBook, PredictionEdgeMessage } from './messages.ts';
 
@@ -60,7 +58,7 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
   private readonly listed = new Map<string, LiveListed>();
   private readonly byMarket = new Map<string, { rec: LiveListed; c: number }>();
   private readonly byLeg = new Map<string, { rec: LiveListed; c: number; leg: Leg }>();
-  private readonly curves = new Map<string, BinaryFeeCurve>();
+  private readonly curves = new MarketCurves();
   private readonly log: CatalogChangeLog<LiveListed>;
   private readonly followed = new Set<string>();
   private readonly whole = new Set<string>();
@@ -247,7 +245,7 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
       this.byMarket.delete(m.market_id);
       this.byLeg.delete(m.yes_token_id);
       this.byLeg.delete(m.no_token_id);
-      this.curves.delete(m.market_id);
+      this.curves.forget(m.market_id);
     }
   }
 
@@ -316,11 +314,7 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
     const hit = this.byLeg.get(symbol);
     if (hit === undefined) return undefined;
     const m = hit.rec.event.markets[hit.c]!;
-    let curve = this.curves.get(m.market_id);
-    if (curve === undefined) {
-      curve = compileBinaryFee(marketFeeComponents(m));
-      this.curves.set(m.market_id, curve);
-    }
+    const curve = this.curves.of(m);
     this.follow(m);
     const book = this.book(m.market_id, DEPTH_LEVELS);
     const side = book === null ? { bids: [], asks: [] } : hit.leg === 'YES' ? book.yes : book.no;
@@ -378,11 +372,7 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
   private status(): EdgeStatus {
     const now = Date.now();
     const stats = this.venue.stats();
-    const symbols: EdgeStatus['symbols'] = [];
-    for (const rec of this.listed.values()) {
-      if (rec.delisted) continue;
-      for (const m of rec.event.markets) if (phaseAt(m.timeline, now) === 'open') symbols.push({ symbol: marketSymbol(m), instrument_type: 'prediction' });
-    }
+    const symbols = tradingSymbols(this.listed.values(), now);
     return {
       edge_id: this.spec.edge_id,
       venue: this.spec.venue,

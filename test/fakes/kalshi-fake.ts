@@ -29,6 +29,9 @@ import { FakeVenueServer } from './fake-server.ts';
  *  - Lists page by `cursor` (`limit`, and `pageMax` to force small pages): events (with nested
  *    markets, `status`, `tickers`), orders (`ticker`, `status`, `min_ts`), fills (`order_id`),
  *    positions.
+ *  - Rate limits (`rateLimitNext`): a signed request over the account's bucket is answered 429
+ *    `{"error": "too many requests"}`, without `Retry-After` (Kalshi sends none), and nothing is
+ *    done.
  *
  * Prices are USD x 1e9, counts contracts x 1e8, money USD x 1e9, as the engine's.
  */
@@ -163,8 +166,10 @@ export class KalshiFake extends FakeVenueServer {
   /** the most rows a list answers at once, whatever `limit` asks (to test paging) */
   pageMax = Number.POSITIVE_INFINITY;
   exchangeStatus = { exchange_active: true, trading_active: true };
+  /** The next N signed requests find the account's bucket empty: 429, nothing done. */
+  rateLimitNext = 0;
   /** Counters a test reads. */
-  readonly seen = { requests: 0, orders: 0, signatures_refused: 0, ws_refused: 0, order_lists: 0, order_reads: 0, fill_reads: 0, cancels: 0, batch_cancels: 0, event_pages: 0, series_reads: 0, subscribes: 0, snapshots: 0, deltas: 0 };
+  readonly seen = { requests: 0, orders: 0, rate_limited: 0, signatures_refused: 0, ws_refused: 0, order_lists: 0, order_reads: 0, fill_reads: 0, cancels: 0, batch_cancels: 0, event_pages: 0, series_reads: 0, subscribes: 0, snapshots: 0, deltas: 0 };
   private readonly markets = new Map<string, KalshiFakeMarket>();
   private readonly series = new Map<string, { fee_type: string; fee_multiplier: number }>();
   private readonly accounts = new Map<string, KalshiFakeAccount>();
@@ -435,6 +440,12 @@ export class KalshiFake extends FakeVenueServer {
     if (method === 'GET' && route === '/exchange/status') return send(200, { ...this.exchangeStatus, exchange_estimated_resume_time: null });
     const account = this.authenticate(req, method, path);
     if (account === undefined) return send(401, { error: { code: 'authentication_error', message: 'authentication_error', details: 'rpc error: code = Unauthenticated desc = INCORRECT_API_KEY_SIGNATURE' } });
+    // After the signature: Kalshi's buckets are per account, so the key must be known first.
+    if (this.rateLimitNext > 0) {
+      this.rateLimitNext--;
+      this.seen.rate_limited++;
+      return send(429, { error: 'too many requests' });
+    }
     if (method === 'POST' && route === '/portfolio/events/orders') return this.create(account, body, send, res);
     if (method === 'POST' && route === '/portfolio/orders') return send(400, { error: { code: 'bad_request', message: 'Please switch to the V2 endpoints' } });
     if (method === 'DELETE' && route === '/portfolio/events/orders/batched') return this.batchCancel(account, body, send);

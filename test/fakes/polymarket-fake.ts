@@ -34,6 +34,9 @@ import { FakeVenueServer } from './fake-server.ts';
  * SELL sells at most its maker amount; a GTC's rest is held open (off the published book; filled
  * only by `fillResting`). Orders are listed (`/data/order/{id}`, `/data/orders`) only while
  * LIVE, as the CLOB lists them; trades list their status MATCHED for a second, then CONFIRMED.
+ * Rate limits (`rateLimitNext`): an L2 request over the limit is answered 429 with the docs'
+ * body `{"error": "Too Many Requests"}` (resources/error-codes) and, as Cloudflare throttles, a
+ * `Retry-After`; nothing is done.
  * Prices 1e9, shares 1e8, pUSD in 6-decimal base units inside, 1e9 (USD) at the knobs.
  */
 
@@ -215,9 +218,14 @@ export class PolymarketFake extends FakeVenueServer {
   wrongDomainNext = 0;
   /** Page size of `/data/orders` and `/data/trades`. */
   pageSize = 100;
+  /** The next N L2 requests are throttled: 429, nothing done. Public reads (Gamma, `/book`) are left alone so background audits cannot use them up. */
+  rateLimitNext = 0;
+  /** The throttled answers' `Retry-After` in seconds; null sends none. Short, so a test can wait it out. */
+  rateLimitRetryAfterS: number | null = 1;
   readonly seen = {
     requests: 0,
     orders: 0,
+    rate_limited: 0,
     signatures_refused: 0,
     l2_refused: 0,
     order_reads: 0,
@@ -505,8 +513,8 @@ export class PolymarketFake extends FakeVenueServer {
     this.seen.requests++;
     const body = await FakeVenueServer.body(req);
     const url = new URL(req.url ?? '/', 'http://fake');
-    const send = (status: number, answer: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, answer: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(answer));
     };
     const route = `${req.method} ${url.pathname}`;
@@ -519,6 +527,12 @@ export class PolymarketFake extends FakeVenueServer {
       const m = this.byToken.get(token);
       if (m === undefined || m.closed) return send(404, { error: 'No orderbook exists for the requested token id' });
       return send(200, this.summary(m, token));
+    }
+    // Before the L2 check: Cloudflare throttles in front of the CLOB, which never sees the request.
+    if (this.rateLimitNext > 0) {
+      this.rateLimitNext--;
+      this.seen.rate_limited++;
+      return send(429, { error: 'Too Many Requests' }, this.rateLimitRetryAfterS === null ? {} : { 'retry-after': String(this.rateLimitRetryAfterS) });
     }
     const account = this.authenticated(req, url.pathname, body);
     if (account === undefined) {

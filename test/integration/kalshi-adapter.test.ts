@@ -7,7 +7,9 @@
  * filled with Kalshi's fill ids and `fee_cost`, on either leg; refusals before sending (price,
  * size) and by the venue (funds, a closed market, a bad RSA signature); a lost answer that
  * `submit` throws on and `lookup` finds by client order id; cancels and the kill switch's
- * cancel-all; balances and the probe. RSA keys are generated here with node:crypto.
+ * cancel-all; balances and the probe; rate limits: a 429 refuses the order and holds the account
+ * here for a second, and what the account's own write bucket cannot take is never sent. RSA keys
+ * are generated here with node:crypto.
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -16,7 +18,8 @@ import { KalshiFake } from '../fakes/kalshi-fake.ts';
 import { KalshiPrediction } from '../../actors/edge/live/kalshi/adapter.ts';
 import { kalshiClientOrderId } from '../../actors/edge/live/kalshi/codec.ts';
 import type { L2Book } from '../../actors/edge/live/l2-book.ts';
-import type { LegRequest, MarketSink, VenueAccount } from '../../actors/edge/live/venue.ts';
+import { RestFailure } from '../../actors/edge/live/rest.ts';
+import type { LegReport, LegRequest, MarketSink, VenueAccount } from '../../actors/edge/live/venue.ts';
 import type { PredictionMarket } from '../../domain/prediction/catalog.ts';
 
 const P = 1e9;
@@ -303,5 +306,51 @@ describe('live Kalshi adapter against a local fake', { timeout: 90_000 }, () => 
     fake.exchangeStatus.trading_active = true;
     assert.deepEqual([probe.tier, probe.can_trade], ['premier', false]);
     await assert.rejects(adapter.probe({ client_id: 'x', credentials: { api_key: randomUUID(), api_secret: key.privatePem } }), /authentication_error/);
+  });
+
+  /** An account of its own, so the budgets these tests spend or close are not `account`'s. */
+  const freshAccount = (client_id: string): { keyId: string; venueAccount: VenueAccount } => {
+    const k = rsaKey();
+    fake.addAccount({ keyId: k.keyId, publicKey: k.publicPem, balance_1e9: 100 * P });
+    return { keyId: k.keyId, venueAccount: { client_id, credentials: { api_key: k.keyId, api_secret: k.privatePem } } };
+  };
+  /** An IOC under every ask: the venue takes it and answers at once, nothing filled. */
+  const quiet = () => leg(`${FED_T4}:YES`, 'buy', C, 300_000_000);
+  const heldHere = (err: unknown) => err instanceof RestFailure && err.kind === 'rate_limited';
+
+  it("never sends what the account's own write bucket cannot take: refused here, the venue sees only what was admitted", async () => {
+    const { keyId, venueAccount } = freshAccount('kalshi-burst');
+    // Basic's write bucket holds 100 tokens, 10 a create: a burst of 20 at once cannot all go.
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => adapter.submit(venueAccount, quiet())));
+    const sent = results.filter((r): r is PromiseFulfilledResult<LegReport> => r.status === 'fulfilled');
+    const held = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.ok(held.length >= 1 && held.every((r) => heldHere(r.reason)), 'the rest held here as rate_limited');
+    // The bucket refills 100 tokens a second: the next create is 100 ms away at most.
+    assert.ok(held.every((r) => (r.reason as RestFailure).retryInMs <= 100));
+    assert.ok(sent.every((r) => r.value.ok));
+    assert.equal(fake.ordersOf(keyId).length, sent.length, 'only what was admitted reached the venue');
+  });
+
+  it("a 429 refuses the order with Kalshi's words, nothing placed; the account is then held here for a second (no Retry-After; its buckets refill continuously), other accounts not", async () => {
+    const { keyId, venueAccount: limited } = freshAccount('kalshi-limited');
+    const limitedBefore = fake.seen.rate_limited;
+    fake.rateLimitNext = 1;
+    const refused = await adapter.submit(limited, quiet());
+    assert.deepEqual(refused, { ok: false, reason: 'kalshi 429: too many requests', fills: [], resting_qty_1e8: 0 });
+    assert.deepEqual([fake.seen.rate_limited - limitedBefore, fake.ordersOf(keyId).length], [1, 0], 'refused before the book: nothing placed');
+    const requests = fake.seen.requests;
+    await assert.rejects(adapter.submit(limited, quiet()), (err: unknown) => heldHere(err) && (err as RestFailure).retryInMs > 0 && (err as RestFailure).retryInMs <= 1_000);
+    await assert.rejects(adapter.balances(limited), heldHere);
+    assert.equal(fake.seen.requests, requests, 'held here: nothing reached the venue');
+    assert.equal(fake.ordersOf(keyId).length, 0);
+    assert.equal((await adapter.balances(account))[0]!.asset, 'USD', "another account's buckets are its own");
+    // A second later the account's budget is open again.
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    assert.deepEqual(await adapter.submit(limited, quiet()), { ok: true, reason: null, fills: [], resting_qty_1e8: 0 });
+    assert.equal(fake.ordersOf(keyId).length, 1, 'placed');
+    // A read refused for rate is a failure the caller retries, in Kalshi's words.
+    fake.rateLimitNext = 1;
+    await assert.rejects(adapter.balances(limited), /kalshi 429: too many requests/);
+    assert.equal(fake.seen.rate_limited - limitedBefore, 2);
   });
 });

@@ -8,7 +8,8 @@
  * the signer from; refusals before sending (price, size, $1), by the venue (balance, a signature
  * for the wrong exchange, a bad L2 key); a lost answer found by lookup with its fills, placed
  * once; a never-sent child not found; resting orders listed (paged), cancelled one by one and by
- * the kill switch; balances and the probe.
+ * the kill switch; balances and the probe; a 429 that refuses the order and holds the CLOB host
+ * here for its Retry-After.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -281,6 +282,37 @@ describe('Polymarket adapter against a local Polymarket', { timeout: 120_000 }, 
       assert.equal(badKey.reason, 'polymarket 401: Unauthorized/Invalid api key');
       assert.equal(fake.seen.signatures_refused, refused + 2);
       await assert.rejects(adapter.balances(forged), /Unauthorized/);
+    });
+
+    it("a 429 refuses the order with the venue's words, nothing placed; the CLOB host is held here for its Retry-After, then takes the next", async () => {
+      const heldHere = (err: unknown) => err instanceof RestFailure && err.kind === 'rate_limited';
+      // Under every ask: a FAK the venue takes and kills, nothing filled.
+      const quiet = () => ioc(yes(), 'buy', 10 * Q, 0.3 * P);
+      const placed = fake.ordersOf(alice.key).length;
+      const limited = fake.seen.rate_limited;
+      fake.rateLimitNext = 1;
+      const refused = await adapter.submit(accountOf(alice), quiet());
+      assert.deepEqual(refused, { ok: false, reason: 'polymarket 429: Too Many Requests', fills: [], resting_qty_1e8: 0 });
+      assert.equal(fake.seen.rate_limited, limited + 1);
+      assert.equal(fake.ordersOf(alice.key).length, placed, 'nothing placed');
+      const sent = fake.seen.orders;
+      let waitMs = 0;
+      await assert.rejects(adapter.submit(accountOf(alice), quiet()), (err: unknown) => {
+        waitMs = (err as RestFailure).retryInMs;
+        return heldHere(err) && waitMs > 0 && waitMs <= 1_000;
+      });
+      // Every account's requests: the venue throttles the host, not a key.
+      await assert.rejects(adapter.balances(accountOf(bob)), heldHere);
+      assert.equal(fake.seen.orders, sent, 'held here: no order reached the venue');
+      await new Promise((resolve) => setTimeout(resolve, waitMs + 50));
+      assert.deepEqual(await adapter.submit(accountOf(alice), quiet()), { ok: true, reason: null, fills: [], resting_qty_1e8: 0 });
+      assert.equal(fake.ordersOf(alice.key).length, placed + 1, 'placed');
+      // A read throttled by the venue is a failure the caller retries, never an answer.
+      fake.rateLimitNext = 1;
+      await assert.rejects(adapter.balances(accountOf(bob)), (err: unknown) => err instanceof RestFailure && /429: Too Many Requests/.test(err.message));
+      assert.equal(fake.seen.rate_limited, limited + 2);
+      // That 429 closed the host again: the tests after this one need it open.
+      await new Promise((resolve) => setTimeout(resolve, 1_050));
     });
 
     it('finds a child whose answer was lost by its order id, with its fills, placed once', async () => {

@@ -38,7 +38,7 @@ export interface RestRequest {
 /**
  * One venue's REST endpoint as the edge uses it: Node's fetch (undici, keep-alive pooled) with
  * a hard timeout per request and the venue's limits checked before anything is sent. Rate
- * refusals (429, 418) close the venue for the `Retry-After` the venue names (60 s when it
+ * refusals (429, 418) close the venue for the `Retry-After` the venue names (`pauseMs` when it
  * names none). Never retries on its own: only the caller knows whether a write may be resent.
  */
 export class VenueRest {
@@ -49,6 +49,11 @@ export class VenueRest {
     private readonly observe: (headers: Headers, limits: VenueLimits, nowMs: number) => void = () => {},
     /** headers every request carries (a venue's demo-trading flag) */
     private readonly headers: Record<string, string> = {},
+    /**
+     * how long a rate refusal that names no `Retry-After` closes the venue: a minute by default
+     * (Binance's bans escalate); a venue whose buckets refill within a second says less (Kalshi)
+     */
+    private readonly pauseMs = 60_000,
   ) {}
 
   async send(req: RestRequest): Promise<RestAnswer> {
@@ -72,10 +77,10 @@ export class VenueRest {
     this.observe(response.headers, this.limits, now);
     if (response.status === 429 || response.status === 418) {
       // The venue's own pause: `Retry-After`, else what its usage headers told `observe` (KuCoin's
-      // `gw-ratelimit-reset`), else a minute.
+      // `gw-ratelimit-reset`), else `pauseMs`.
       const named = retryAfterMs(response.headers.get('retry-after'), now);
       if (named !== undefined) this.limits.closeFor(named, now);
-      else if (this.limits.closedUntil <= now) this.limits.closeFor(60_000, now);
+      else if (this.limits.closedUntil <= now) this.limits.closeFor(this.pauseMs, now);
     }
     let body: unknown;
     try {

@@ -8,6 +8,12 @@ export interface StreamHandlers {
   onDown(reason: string, retryInMs: number): void;
 }
 
+/** A connection's URL and the headers its handshake carries (a signature made for it). */
+export interface StreamConnection {
+  url: string;
+  headers: Record<string, string>;
+}
+
 /** Reconnect backoff: 250 ms doubling to 30 s, with jitter, reset once a connection lived a minute. */
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 30_000;
@@ -31,8 +37,11 @@ export class VenueStream {
   private keepalive: NodeJS.Timeout | undefined;
 
   constructor(
-    /** the stream's URL, or how to get one per connection (KuCoin's carries a token from a REST call) */
-    private readonly url: string | (() => Promise<string>),
+    /**
+     * the stream's URL, or how to get one per connection: KuCoin's carries a token from a REST
+     * call; Kalshi signs each handshake, so its connection comes with headers
+     */
+    private readonly url: string | (() => Promise<string | StreamConnection>),
     private readonly handlers: StreamHandlers,
     private readonly staleMs = 30_000,
     /** a text ping the venue wants when the socket is quiet (OKX: `ping` within 30 s; a function for a ping that carries an id) */
@@ -89,15 +98,17 @@ export class VenueStream {
     }
     // A URL that could not be had (the venue's token endpoint down) is a failed connect: backoff.
     this.url().then(
-      (url) => {
-        if (!this.stopped) this.open(url);
+      (to) => {
+        if (this.stopped) return;
+        if (typeof to === 'string') this.open(to);
+        else this.open(to.url, to.headers);
       },
       (err: unknown) => this.down(`no stream URL: ${(err as Error).message}`),
     );
   }
 
-  private open(url: string): void {
-    const socket = new WebSocket(url, { handshakeTimeout: 10_000 });
+  private open(url: string, headers?: Record<string, string>): void {
+    const socket = new WebSocket(url, { handshakeTimeout: 10_000, ...(headers === undefined ? {} : { headers }) });
     this.socket = socket;
     socket.on('open', () => {
       this.openedAt = Date.now();

@@ -1,4 +1,3 @@
-import WebSocket from 'ws';
 import { RecentMap } from '../../../../domain/recent.ts';
 import type { PredictionMarket } from '../../../../domain/prediction/catalog.ts';
 import type { Leg } from '../../../../domain/prediction/symbols.ts';
@@ -6,7 +5,7 @@ import { BookFeeds, type BookFeed } from '../book-feeds.ts';
 import type { VenueEndpoints } from '../endpoints.ts';
 import type { CatalogFigures, CatalogRecord, LivePredictionVenue, MarketBook } from '../prediction-venue.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
-import type { StreamHandlers } from '../stream.ts';
+import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { cancelledBetween, refusedLeg, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type MarketSink, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
 import { KalshiBookStream, KalshiBookSync, legLevels, type KalshiStreamMessage } from './book-sync.ts';
@@ -95,10 +94,12 @@ const SERIES_TTL_MS = 60 * 60_000;
 const LOOKUP_HORIZON_MS = 24 * 60 * 60_000;
 /** Kalshi pings every 10 s: a socket without a frame for this long is dead. */
 const STALE_MS = 30_000;
-/** Reconnect backoff, as `stream.ts`: 250 ms doubling to 30 s with jitter, reset once a connection lived a minute. */
-const BACKOFF_MIN_MS = 250;
-const BACKOFF_MAX_MS = 30_000;
-const HEALTHY_AFTER_MS = 60_000;
+/**
+ * How long a 429 holds an account here: Kalshi names no `Retry-After`, and its token buckets
+ * refill continuously (a create's 10 tokens within 100 ms on Basic), so a second, not the
+ * default minute that stopped every order of the account.
+ */
+const RATE_PAUSE_MS = 1_000;
 /** Whole cents are valid in every price structure: the grid of a market the catalog has not told yet. */
 const WHOLE_CENTS: readonly PriceBand[] = priceBandsOf('linear_cent')!;
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -147,7 +148,7 @@ export class KalshiPrediction implements LivePredictionVenue {
   private readonly accountRests = new Map<string, AccountRest>();
   private readonly feeds: BookFeeds<KalshiBookSync>;
   private readonly books: KalshiBookStream;
-  private readonly stream: SignedStream;
+  private readonly stream: VenueStream;
   private sink: MarketSink | undefined;
   /** the book subscription of this connection, once the venue named it */
   private sid: number | undefined;
@@ -174,18 +175,25 @@ export class KalshiPrediction implements LivePredictionVenue {
   ) {
     this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
     this.streamAccount = options.streamAccount ?? (() => undefined);
-    this.publicRest = new VenueRest(endpoints.rest, new VenueLimits(kalshiLimitRules(tierBuckets('basic'))), undefined, endpoints.headers);
+    this.publicRest = new VenueRest(endpoints.rest, new VenueLimits(kalshiLimitRules(tierBuckets('basic'))), undefined, endpoints.headers, RATE_PAUSE_MS);
     this.feeds = new BookFeeds<KalshiBookSync>({
       sink: () => this.sink,
       makeSync: (book, changes) => new KalshiBookSync(book, changes),
       resync: async (feed) => this.resync(feed),
     });
     this.books = new KalshiBookStream((ticker) => this.feeds.get(ticker)?.sync);
-    this.stream = new SignedStream(`${endpoints.ws}${WS_PATH}`, () => this.handshakeHeaders(), {
-      onOpen: () => this.onStreamOpen(),
-      onMessage: (text) => this.onFrame(text),
-      onDown: (reason) => this.onStreamDown(reason),
-    });
+    // Kalshi authenticates every connection, market data included, by signed `KALSHI-ACCESS-*`
+    // headers made afresh for each (their timestamp is part of the signature).
+    const url = `${endpoints.ws}${WS_PATH}`;
+    this.stream = new VenueStream(
+      async () => ({ url, headers: this.handshakeHeaders() }),
+      {
+        onOpen: () => this.onStreamOpen(),
+        onMessage: (text) => this.onFrame(text),
+        onDown: (reason) => this.onStreamDown(reason),
+      },
+      STALE_MS,
+    );
   }
 
   // --- books --------------------------------------------------------------------------------
@@ -231,14 +239,17 @@ export class KalshiPrediction implements LivePredictionVenue {
     return { connected: this.feeds.connected, subscribed: this.feeds.size, ...this.feeds.counters };
   }
 
-  private handshakeHeaders(): Record<string, string> | string {
+  /** The handshake's headers; throws why there are none now (a failed connect: backoff). */
+  private handshakeHeaders(): Record<string, string> {
     const account = this.streamAccount();
-    if (account === undefined) return 'no Kalshi account to sign the stream with';
+    if (account === undefined) throw new Error('no Kalshi account to sign the stream with');
+    let key: ReturnType<typeof kalshiKeyOf>;
     try {
-      return kalshiWsHeaders(kalshiKeyOf(account.credentials), Date.now());
+      key = kalshiKeyOf(account.credentials);
     } catch {
-      return "the stream account's RSA key does not parse";
+      throw new Error("the stream account's RSA key does not parse");
     }
+    return kalshiWsHeaders(key, Date.now());
   }
 
   private onStreamOpen(): void {
@@ -442,7 +453,7 @@ export class KalshiPrediction implements LivePredictionVenue {
       try {
         return await this.publicRest.send({ method: 'GET', path, cost: requestCost('read'), timeoutMs: QUERY_TIMEOUT_MS });
       } catch (err) {
-        // A pause of the venue's own (a 429 closes the budget for a minute) is not waited out here.
+        // A pause of the venue's own (after a 429) is not waited out here.
         if (!(err instanceof RestFailure) || err.kind !== 'rate_limited' || err.retryInMs > PUBLIC_WAIT_MAX_MS || attempt >= 20) throw err;
         await sleep(err.retryInMs);
       }
@@ -691,7 +702,7 @@ export class KalshiPrediction implements LivePredictionVenue {
   private setBuckets(keyId: string, buckets: KalshiBuckets): AccountRest {
     const known = this.accountRests.get(keyId);
     if (known !== undefined && JSON.stringify(known.buckets) === JSON.stringify(buckets)) return known;
-    const fresh = { rest: new VenueRest(this.endpoints.rest, new VenueLimits(kalshiLimitRules(buckets)), undefined, this.endpoints.headers), buckets };
+    const fresh = { rest: new VenueRest(this.endpoints.rest, new VenueLimits(kalshiLimitRules(buckets)), undefined, this.endpoints.headers, RATE_PAUSE_MS), buckets };
     this.accountRests.set(keyId, fresh);
     return fresh;
   }
@@ -732,105 +743,4 @@ function parentCreatedMs(child_id: string): number | undefined {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * The book stream's socket, kept open as `stream.ts` keeps one (backoff, a silence watchdog,
- * the venue's pings answered by `ws`), with what `VenueStream` cannot send: headers on the
- * handshake. Kalshi authenticates every connection by its signed `KALSHI-ACCESS-*` headers,
- * made afresh for each (their timestamp is part of the signature).
- */
-class SignedStream {
-  private socket: WebSocket | undefined;
-  private attempts = 0;
-  private openedAt = 0;
-  private lastFrameAt = 0;
-  private stopped = false;
-  private watchdog: NodeJS.Timeout | undefined;
-  private retry: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly url: string,
-    /** the handshake's headers, or why there are none now (a failed connect: backoff) */
-    private readonly headers: () => Record<string, string> | string,
-    private readonly handlers: StreamHandlers,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.connect();
-    this.watchdog = setInterval(() => {
-      if (this.socket?.readyState === WebSocket.OPEN && Date.now() - this.lastFrameAt > STALE_MS) this.drop('stale: no frame');
-    }, 1_000);
-    this.watchdog.unref();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.watchdog !== undefined) clearInterval(this.watchdog);
-    if (this.retry !== undefined) clearTimeout(this.retry);
-    this.socket?.terminate();
-    this.socket = undefined;
-  }
-
-  send(text: string): boolean {
-    if (this.socket?.readyState !== WebSocket.OPEN) return false;
-    this.socket.send(text);
-    return true;
-  }
-
-  drop(reason: string): void {
-    const socket = this.socket;
-    if (socket === undefined) return;
-    this.socket = undefined;
-    socket.removeAllListeners();
-    socket.on('error', () => {});
-    socket.terminate();
-    this.down(reason);
-  }
-
-  private connect(): void {
-    if (this.stopped) return;
-    const headers = this.headers();
-    if (typeof headers === 'string') {
-      this.down(headers);
-      return;
-    }
-    const socket = new WebSocket(this.url, { handshakeTimeout: 10_000, headers });
-    this.socket = socket;
-    socket.on('open', () => {
-      this.openedAt = Date.now();
-      this.lastFrameAt = this.openedAt;
-      this.handlers.onOpen((text) => void this.send(text));
-    });
-    socket.on('message', (data: WebSocket.RawData) => {
-      this.lastFrameAt = Date.now();
-      try {
-        this.handlers.onMessage(data.toString());
-      } catch (err) {
-        this.drop(`frame not handled: ${(err as Error).message}`);
-      }
-    });
-    socket.on('ping', () => {
-      this.lastFrameAt = Date.now();
-    });
-    socket.on('error', () => {});
-    socket.on('close', (code: number) => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
-      this.down(`closed (${code})`);
-    });
-  }
-
-  private down(reason: string): void {
-    if (this.stopped) return;
-    if (this.openedAt > 0 && Date.now() - this.openedAt > HEALTHY_AFTER_MS) this.attempts = 0;
-    this.openedAt = 0;
-    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempts);
-    const retryInMs = Math.round(base / 2 + Math.random() * (base / 2));
-    this.attempts++;
-    this.handlers.onDown(reason, retryInMs);
-    this.retry = setTimeout(() => this.connect(), retryInMs);
-    this.retry.unref();
-  }
 }

@@ -6,7 +6,8 @@ import { probeActor } from './probe/actor.ts';
 import { predictionEdgeActor } from './prediction-edge/actor.ts';
 import { simEdge } from './edge/sim/catalog.ts';
 import { dexChainActor } from './dex-chain/actor.ts';
-import { liveEdgeOf, livePredictionEdgeOf, selectedEdge } from './edge/live/select.ts';
+import { liveEdgeOf, selectedEdge } from './edge/live/select.ts';
+import { livePredictionEdgeOf } from './prediction-edge/live-actor.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));

@@ -6,6 +6,9 @@ import type { Leg } from '../../domain/prediction/symbols.ts';
 import { wallClockNs } from '../../domain/units.ts';
 import { DEPTH_LEVELS } from '../edge/depth-cache.ts';
 import { liveClientOf, LiveDesk } from '../edge/live/desk.ts';
+import type { VenueEndpoints } from '../edge/live/endpoints.ts';
+import { KalshiPrediction } from '../edge/live/kalshi/adapter.ts';
+import { PolymarketPrediction } from '../edge/live/polymarket/adapter.ts';
 import type { CatalogFigures, CatalogRecord, LivePredictionVenue } from '../edge/live/prediction-venue.ts';
 import type { L2Book } from '../edge/live/l2-book.ts';
 import type { MarketSink, VenueAccount } from '../edge/live/venue.ts';
@@ -387,4 +390,21 @@ export class LivePredictionEdgeActor implements Actor<PredictionEdgeMessage>, Ma
       stats: { levels: stats.updates, trades: 0, disconnects: stats.disconnects + stats.resyncs, stale: !stats.connected },
     };
   }
+}
+
+/** The live prediction edge of a spec on these endpoints (Kalshi, Polymarket): what `selectedEdge` starts for a prediction venue in `LIVE_VENUES`. */
+export function livePredictionEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Actor<PredictionEdgeMessage> | undefined {
+  return (endpoints) => {
+    switch (spec.venue) {
+      case 'kalshi': {
+        // Kalshi signs its book stream with an account: the edge lends one per connection.
+        const actor: LivePredictionEdgeActor = new LivePredictionEdgeActor(spec, new KalshiPrediction(endpoints, { streamAccount: () => actor.streamAccount() }));
+        return actor;
+      }
+      case 'polymarket':
+        return new LivePredictionEdgeActor(spec, new PolymarketPrediction(endpoints, { fees: { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps } }));
+      default:
+        return undefined;
+    }
+  };
 }

@@ -22,6 +22,19 @@ import { FakeVenueServer } from './fake-server.ts';
  *     bad one is refused 400 `{"error":"invalid signature"}`. The order id is that digest.
  *   - price range and tick, amount decimals per tick, the $1 marketable minimum, the minimum
  *     size of a resting order, balances ("not enough balance / allowance").
+ *   - the L1 requests that yield API keys (`GET /auth/derive-api-key`, `POST /auth/api-key`): the
+ *     ClobAuth EIP-712 (domain "ClobAuthDomain" "1", chain 137, no verifying contract) rebuilt
+ *     from `POLY_ADDRESS`, `POLY_TIMESTAMP`, `POLY_NONCE` and the fixed message, the signer
+ *     recovered from `POLY_SIGNATURE` and held to `POLY_ADDRESS`; a bad one is refused 401
+ *     `{"error":"Invalid L1 Request headers"}`. Derive answers the key the address has for that
+ *     nonce (400 "Could not derive api key!" when none), create makes one (400 "Could not create
+ *     api key" when the nonce has one already); the keys made are accepted on every L2 request.
+ *
+ * Heartbeats (`POST /v1/heartbeats`, L2): a chain per API key, `{"heartbeat_id": ""}` to start,
+ * then the id the last answer gave; any other id is refused 400 `{"error_msg": "Invalid Heartbeat
+ * ID", "heartbeat_id": <expected>}`. Once a key has sent one, a deadline without the next
+ * (`heartbeatDeadlineMs`, the venue's 10 s) cancels every open order the key placed and ends the
+ * chain (the next starts from "" again: that the venue resets it so is this fake's reading).
  *
  * Books: one book per market kept as the YES token's; the NO token's is its mirror (a NO bid at p
  * is a YES ask at 1 - p), as the CLOB shows them. `setLevel` takes either leg and pushes a
@@ -65,6 +78,16 @@ const ORDER_FIELDS = [
 ] as const;
 /** decimals of a share count and of a product by tick (clob-client-v2 roundingConfig.ts) */
 const AMOUNT_DECIMALS: Record<string, number> = { '0.1': 3, '0.01': 4, '0.005': 5, '0.0025': 6, '0.001': 5, '0.0001': 6 };
+/** A chain a ClobAuth for the wrong network is checked under (`wrongL1ChainNext`): Polygon Amoy. */
+const OTHER_CHAIN_ID = 80_002;
+const CLOB_AUTH_FIELDS = [
+  { name: 'address', type: 'address' },
+  { name: 'timestamp', type: 'string' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'message', type: 'string' },
+] as const;
+/** The text every ClobAuth carries, fixed by the CLOB. */
+const CLOB_AUTH_MESSAGE = 'This message attests that I control the given wallet';
 const CONFIRM_AFTER_MS = 1_000;
 const END_CURSOR = 'LTE=';
 
@@ -115,16 +138,29 @@ export interface FakeAccountSpec {
   /** the funds sit in a safe the signer owns (a made-up address): orders carry it as maker, signature type 2 */
   proxy?: boolean;
   closedOnly?: boolean;
+  /**
+   * The account's L2 API key (nonce 0): made and stored with the credentials ('stored', the
+   * default); made on the venue but not stored ('unstored': derive answers it); or none yet
+   * ('none': derive is refused, create makes it). Without 'stored' the credentials hold the signer key alone.
+   */
+  apiKey?: 'stored' | 'unstored' | 'none';
+}
+
+export interface FakeApiKey {
+  apiKey: string;
+  secret: string;
+  passphrase: string;
 }
 
 export interface FakeAccountInfo {
-  /** how the knobs name the account: its API key */
+  /** how the knobs name the account: its first API key, or its signer address when it was added without one */
   key: string;
   privateKey: string;
   /** the signer's address (checksummed) */
   address: string;
   proxyAddress: string | null;
-  api: { apiKey: string; secret: string; passphrase: string };
+  /** the API key made when the account was added (null for 'none') */
+  api: FakeApiKey | null;
   /** as stored for the venue (storage/credential-shapes.ts `evm_signer`) */
   credentials: VenueCredentials;
 }
@@ -164,8 +200,16 @@ interface Market {
   brokenNext: 'gap' | 'hash' | null;
 }
 
+/** An API key as the venue holds it: its account and the L1 nonce it was made under. */
+interface ApiKey extends FakeApiKey {
+  account: Account;
+  nonce: string;
+}
+
 interface Account {
   info: FakeAccountInfo;
+  /** API keys by L1 nonce */
+  keys: Map<string, ApiKey>;
   signatureType: 0 | 2;
   maker: string;
   cash_base: bigint;
@@ -177,6 +221,8 @@ interface Account {
 interface Order {
   view: FakeOrderView;
   account: Account;
+  /** the API key that placed it (the owner the dead man's switch cancels by) */
+  apiKey: string;
   market: Market;
   token: string;
   /** base units */
@@ -211,6 +257,18 @@ function scaled(t: string, places: number): bigint | undefined {
 
 const cursorOf = (offset: number) => Buffer.from(String(offset)).toString('base64');
 
+type Send = (status: number, answer: unknown, headers?: Record<string, string>) => void;
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** An API key as the auth endpoints answer it (clob-client-v2 ApiKeyRaw). */
+function apiKeyJson(api: FakeApiKey): Record<string, string> {
+  return { apiKey: api.apiKey, secret: api.secret, passphrase: api.passphrase };
+}
+
 export class PolymarketFake extends FakeVenueServer {
   /** Knobs. The next N order placements are executed and their answer dropped (the socket destroyed). */
   swallowOrderAnswers = 0;
@@ -222,12 +280,22 @@ export class PolymarketFake extends FakeVenueServer {
   rateLimitNext = 0;
   /** The throttled answers' `Retry-After` in seconds; null sends none. Short, so a test can wait it out. */
   rateLimitRetryAfterS: number | null = 1;
+  /** The next N L1 requests are checked as signed for another chain (a ClobAuth for the wrong network): their signature recovers to another address. */
+  wrongL1ChainNext = 0;
+  /** How long after a key's last heartbeat its open orders are cancelled (the venue's 10 s); read when a heartbeat arrives. */
+  heartbeatDeadlineMs = 10_000;
   readonly seen = {
     requests: 0,
     orders: 0,
     rate_limited: 0,
     signatures_refused: 0,
     l2_refused: 0,
+    l1_refused: 0,
+    api_key_derives: 0,
+    api_key_creates: 0,
+    heartbeats: 0,
+    heartbeats_refused: 0,
+    dead_man_cancels: 0,
     order_reads: 0,
     open_order_pages: 0,
     trade_pages: 0,
@@ -244,6 +312,12 @@ export class PolymarketFake extends FakeVenueServer {
   private readonly byToken = new Map<string, Market>();
   private readonly events = new Map<string, { id: string; slug: string; title: string; markets: Market[] }>();
   private readonly accounts = new Map<string, Account>();
+  private readonly byAddress = new Map<string, Account>();
+  private readonly apiKeys = new Map<string, ApiKey>();
+  /** the heartbeat chain of each API key that has sent one: the id expected next and its deadline */
+  private readonly heartbeatChains = new Map<string, { id: string; deadline: NodeJS.Timeout }>();
+  /** orders kept out of open-order lists and bulk cancels (`hideFromSweep`) */
+  private readonly unswept = new Set<string>();
   private readonly orders = new Map<string, Order>();
   private readonly trades: Trade[] = [];
   private lastStamp = 0;
@@ -280,11 +354,43 @@ export class PolymarketFake extends FakeVenueServer {
     const privateKey = spec.privateKey ?? `0x${randomBytes(32).toString('hex')}`;
     const address = Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey: privateKey as `0x${string}` }));
     const proxyAddress = spec.proxy === true ? Address.checksum(`0x${randomBytes(20).toString('hex')}`) : null;
-    const api = { apiKey: randomUUID(), secret: randomBytes(32).toString('base64url') + '=', passphrase: randomBytes(32).toString('hex') };
-    const credentials: VenueCredentials = { api_key: api.apiKey, api_secret: api.secret, passphrase: api.passphrase, extra_json: { signer_private_key: privateKey, ...(proxyAddress === null ? {} : { proxy_address: proxyAddress }) } };
-    const info: FakeAccountInfo = { key: api.apiKey, privateKey, address, proxyAddress, api, credentials };
-    this.accounts.set(api.apiKey, { info, signatureType: proxyAddress === null ? 0 : 2, maker: proxyAddress ?? address, cash_base: BigInt(spec.cash_1e9) / USD_PER_BASE_1E9, positions: new Map(), closedOnly: spec.closedOnly === true });
+    const mode = spec.apiKey ?? 'stored';
+    const signerOnly: VenueCredentials = { api_key: '', api_secret: '', extra_json: { signer_private_key: privateKey, ...(proxyAddress === null ? {} : { proxy_address: proxyAddress }) } };
+    const info: FakeAccountInfo = { key: address, privateKey, address, proxyAddress, api: null, credentials: signerOnly };
+    const account: Account = { info, keys: new Map(), signatureType: proxyAddress === null ? 0 : 2, maker: proxyAddress ?? address, cash_base: BigInt(spec.cash_1e9) / USD_PER_BASE_1E9, positions: new Map(), closedOnly: spec.closedOnly === true };
+    if (mode !== 'none') {
+      const { apiKey, secret, passphrase } = this.makeApiKey(account, '0');
+      info.key = apiKey;
+      info.api = { apiKey, secret, passphrase };
+      if (mode === 'stored') info.credentials = { ...signerOnly, api_key: apiKey, api_secret: secret, passphrase };
+    }
+    this.accounts.set(info.key, account);
+    this.byAddress.set(address.toLowerCase(), account);
     return info;
+  }
+
+  /** The account's API keys as the venue holds them, oldest first. */
+  apiKeysOf(accountKey: string): FakeApiKey[] {
+    return [...this.account(accountKey).keys.values()].map(({ apiKey, secret, passphrase }) => ({ apiKey, secret, passphrase }));
+  }
+
+  /** Every API key of the account is revoked: L2 requests signed with one are refused 401 from now on, and the next create makes a new one. */
+  revokeApiKeys(accountKey: string): void {
+    const a = this.account(accountKey);
+    for (const k of a.keys.values()) {
+      this.apiKeys.delete(k.apiKey);
+      this.endHeartbeats(k.apiKey);
+    }
+    a.keys.clear();
+  }
+
+  /**
+   * The order is left out of `/data/orders` and of `/cancel-all` and `/cancel-market-orders`
+   * until something cancels it: an order that reaches the book just after the kill switch's
+   * sweep read the list. Read by id, and cancelled by id or by the dead man's switch, as any other.
+   */
+  hideFromSweep(orderId: string): void {
+    this.unswept.add(orderId.toLowerCase());
   }
 
   /** Sets a level of either leg's book (qty 0 removes it) and pushes the change of both tokens. */
@@ -314,7 +420,7 @@ export class PolymarketFake extends FakeVenueServer {
     this.market(marketId).brokenNext = how;
   }
 
-  /** Every order the fake holds for the account (by its API key), oldest first. */
+  /** Every order the fake holds for the account (by its knob name, `FakeAccountInfo.key`), oldest first. */
   ordersOf(accountKey: string): FakeOrderView[] {
     return [...this.orders.values()].filter((o) => o.account.info.key === accountKey).map((o) => ({ ...o.view, trade_ids: [...o.view.trade_ids] }));
   }
@@ -378,7 +484,7 @@ export class PolymarketFake extends FakeVenueServer {
         maker_address: `0x${randomBytes(20).toString('hex')}`,
         transaction_hash: `0x${randomBytes(32).toString('hex')}`,
         trader_side: 'MAKER',
-        maker_orders: [{ order_id: o.view.id, owner: a.info.key, maker_address: a.maker, matched_amount: text(take, 8), price: text(o.view.price_1e9, 9), fee_rate_bps: '0', asset_id: o.token, outcome, side: o.view.side }],
+        maker_orders: [{ order_id: o.view.id, owner: o.apiKey, maker_address: a.maker, matched_amount: text(take, 8), price: text(o.view.price_1e9, 9), fee_rate_bps: '0', asset_id: o.token, outcome, side: o.view.side }],
       },
     });
   }
@@ -534,13 +640,15 @@ export class PolymarketFake extends FakeVenueServer {
       this.seen.rate_limited++;
       return send(429, { error: 'Too Many Requests' }, this.rateLimitRetryAfterS === null ? {} : { 'retry-after': String(this.rateLimitRetryAfterS) });
     }
-    const account = this.authenticated(req, url.pathname, body);
-    if (account === undefined) {
+    if (route === 'GET /auth/derive-api-key' || route === 'POST /auth/api-key') return this.l1ApiKey(req, route === 'POST /auth/api-key', send);
+    const api = this.authenticated(req, url.pathname, body);
+    if (api === undefined) {
       this.seen.l2_refused++;
       this.seen.signatures_refused++;
       return send(401, { error: 'Unauthorized/Invalid api key' });
     }
-    if (route === 'POST /order') return this.postOrder(account, body, res, send);
+    const account = api.account;
+    if (route === 'POST /order') return this.postOrder(api, body, res, send);
     if (req.method === 'GET' && url.pathname.startsWith('/data/order/')) {
       this.seen.order_reads++;
       const o = this.orders.get(url.pathname.slice('/data/order/'.length).toLowerCase());
@@ -558,44 +666,137 @@ export class PolymarketFake extends FakeVenueServer {
       }
       case 'DELETE /cancel-all':
         this.seen.cancel_alls++;
-        return send(200, this.cancelOrders(account, [...this.orders.values()], []));
+        return send(200, this.cancelOrders(account, this.swept(), []));
       case 'DELETE /cancel-market-orders': {
         this.seen.cancel_market_orders++;
         const filter = parse(body) ?? {};
         const market = typeof filter['market'] === 'string' ? filter['market'] : undefined;
         const asset = typeof filter['asset_id'] === 'string' ? canonical(filter['asset_id']) : undefined;
-        return send(200, this.cancelOrders(account, [...this.orders.values()].filter((o) => (market === undefined || o.market.info.conditionId === market) && (asset === undefined || o.token === asset)), []));
+        return send(200, this.cancelOrders(account, this.swept().filter((o) => (market === undefined || o.market.info.conditionId === market) && (asset === undefined || o.token === asset)), []));
       }
       case 'GET /balance-allowance':
         return send(200, this.balance(account, url.searchParams));
       case 'GET /auth/ban-status/closed-only':
         return send(200, { closed_only: account.closedOnly });
+      case 'POST /v1/heartbeats':
+        return this.heartbeat(api, body, send);
       default:
         return send(404, { error: 'not found' });
     }
   }
 
-  /** The account of a request whose L2 headers check out, else undefined. */
-  private authenticated(req: IncomingMessage, path: string, body: string): Account | undefined {
-    const header = (name: string) => {
-      const v = req.headers[name.toLowerCase()];
-      return typeof v === 'string' ? v : undefined;
-    };
+  /** The API key of a request whose L2 headers check out, else undefined. */
+  private authenticated(req: IncomingMessage, path: string, body: string): ApiKey | undefined {
+    const header = (name: string) => headerOf(req, name);
     const key = header('POLY_API_KEY');
-    const account = key === undefined ? undefined : this.accounts.get(key);
+    const api = key === undefined ? undefined : this.apiKeys.get(key);
     const ts = header('POLY_TIMESTAMP');
     const signature = header('POLY_SIGNATURE');
-    if (account === undefined || ts === undefined || !/^\d+$/.test(ts) || signature === undefined) return undefined;
-    if (header('POLY_PASSPHRASE') !== account.info.api.passphrase || header('POLY_ADDRESS')?.toLowerCase() !== account.info.address.toLowerCase()) return undefined;
-    const expected = createHmac('sha256', Buffer.from(account.info.api.secret, 'base64')).update(`${ts}${req.method}${path}${body}`).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
-    return expected === signature ? account : undefined;
+    if (api === undefined || ts === undefined || !/^\d+$/.test(ts) || signature === undefined) return undefined;
+    if (header('POLY_PASSPHRASE') !== api.passphrase || header('POLY_ADDRESS')?.toLowerCase() !== api.account.info.address.toLowerCase()) return undefined;
+    const expected = createHmac('sha256', Buffer.from(api.secret, 'base64')).update(`${ts}${req.method}${path}${body}`).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
+    return expected === signature ? api : undefined;
+  }
+
+  // --- API keys (L1) -------------------------------------------------------------------------
+
+  /** `GET /auth/derive-api-key` and `POST /auth/api-key`: the ClobAuth checked, then the address's key for the nonce answered, or made. */
+  private l1ApiKey(req: IncomingMessage, create: boolean, send: Send): void {
+    const signer = this.clobAuthSigner(req);
+    if (signer === undefined) {
+      this.seen.l1_refused++;
+      return send(401, { error: 'Invalid L1 Request headers' });
+    }
+    const account = this.byAddress.get(signer.address.toLowerCase());
+    const existing = account?.keys.get(signer.nonce);
+    if (create) {
+      this.seen.api_key_creates++;
+      if (account === undefined || existing !== undefined) return send(400, { error: 'Could not create api key' });
+      return send(200, apiKeyJson(this.makeApiKey(account, signer.nonce)));
+    }
+    this.seen.api_key_derives++;
+    if (existing === undefined) return send(400, { error: 'Could not derive api key!' });
+    return send(200, apiKeyJson(existing));
+  }
+
+  /** The address and nonce of an L1 request whose ClobAuth signature recovers to its `POLY_ADDRESS`, else undefined. */
+  private clobAuthSigner(req: IncomingMessage): { address: string; nonce: string } | undefined {
+    const address = headerOf(req, 'POLY_ADDRESS');
+    const ts = headerOf(req, 'POLY_TIMESTAMP');
+    const nonce = headerOf(req, 'POLY_NONCE');
+    const signature = headerOf(req, 'POLY_SIGNATURE');
+    if (address === undefined || !/^0x[0-9a-fA-F]{40}$/.test(address) || ts === undefined || !/^\d+$/.test(ts) || nonce === undefined || !/^\d+$/.test(nonce) || signature === undefined) return undefined;
+    const chainId = this.wrongL1ChainNext > 0 ? OTHER_CHAIN_ID : CHAIN_ID;
+    if (this.wrongL1ChainNext > 0) this.wrongL1ChainNext--;
+    const payload = TypedData.getSignPayload({
+      domain: { name: 'ClobAuthDomain', version: '1', chainId },
+      types: { ClobAuth: CLOB_AUTH_FIELDS },
+      primaryType: 'ClobAuth',
+      message: { address: address as `0x${string}`, timestamp: ts, nonce: BigInt(nonce), message: CLOB_AUTH_MESSAGE },
+    });
+    let recovered = '';
+    try {
+      recovered = Secp256k1.recoverAddress({ payload, signature: Signature.fromHex(signature as `0x${string}`) });
+    } catch {
+      recovered = '';
+    }
+    return recovered.toLowerCase() === address.toLowerCase() ? { address, nonce: BigInt(nonce).toString() } : undefined;
+  }
+
+  private makeApiKey(account: Account, nonce: string): ApiKey {
+    const api: ApiKey = { apiKey: randomUUID(), secret: randomBytes(32).toString('base64url') + '=', passphrase: randomBytes(32).toString('hex'), account, nonce };
+    account.keys.set(nonce, api);
+    this.apiKeys.set(api.apiKey, api);
+    return api;
+  }
+
+  // --- heartbeats (the dead man's switch) ---------------------------------------------------
+
+  /** `POST /v1/heartbeats`: the id the key's chain expects ("" before its first) moves the deadline and answers the next id. */
+  private heartbeat(api: ApiKey, body: string, send: Send): void {
+    const sent = parse(body)?.['heartbeat_id'];
+    const chain = this.heartbeatChains.get(api.apiKey);
+    const expected = chain?.id ?? '';
+    if (sent !== expected) {
+      this.seen.heartbeats_refused++;
+      return send(400, { error_msg: 'Invalid Heartbeat ID', heartbeat_id: expected });
+    }
+    this.seen.heartbeats++;
+    if (chain !== undefined) clearTimeout(chain.deadline);
+    const id = randomUUID();
+    const deadline = setTimeout(() => this.deadManFired(api.apiKey), this.heartbeatDeadlineMs);
+    deadline.unref();
+    this.heartbeatChains.set(api.apiKey, { id, deadline });
+    send(200, { heartbeat_id: id });
+  }
+
+  /** The key missed its deadline: every open order it placed is cancelled, and its chain ends. */
+  private deadManFired(apiKey: string): void {
+    this.heartbeatChains.delete(apiKey);
+    for (const o of this.orders.values()) {
+      if (o.apiKey !== apiKey || o.view.status !== 'LIVE') continue;
+      o.view.status = 'CANCELED';
+      this.unswept.delete(o.view.id);
+      this.seen.dead_man_cancels++;
+    }
+  }
+
+  private endHeartbeats(apiKey: string): void {
+    const chain = this.heartbeatChains.get(apiKey);
+    if (chain !== undefined) clearTimeout(chain.deadline);
+    this.heartbeatChains.delete(apiKey);
+  }
+
+  override async close(): Promise<void> {
+    for (const apiKey of [...this.heartbeatChains.keys()]) this.endHeartbeats(apiKey);
+    await super.close();
   }
 
   // --- orders --------------------------------------------------------------------------------
 
-  private postOrder(account: Account, body: string, res: ServerResponse, send: (status: number, answer: unknown) => void): void {
+  private postOrder(api: ApiKey, body: string, res: ServerResponse, send: Send): void {
     this.seen.orders++;
-    const answer = this.placeOrder(account, body);
+    const answer = this.placeOrder(api, body);
     if (this.swallowOrderAnswers > 0) {
       this.swallowOrderAnswers--;
       res.socket?.destroy();
@@ -604,14 +805,15 @@ export class PolymarketFake extends FakeVenueServer {
     send(answer.status, answer.body);
   }
 
-  private placeOrder(account: Account, body: string): { status: number; body: unknown } {
+  private placeOrder(api: ApiKey, body: string): { status: number; body: unknown } {
+    const account = api.account;
     const refuse = (error: string) => ({ status: 400, body: { error } });
     const b = parse(body);
     const o = b === undefined ? undefined : parse(b['order']);
     const orderType = typeof b?.['orderType'] === 'string' ? b['orderType'] : '';
     // FOK and GTD are the venue's too; the fake serves what the adapter sends.
     if (b === undefined || o === undefined || (orderType !== 'FAK' && orderType !== 'GTC')) return refuse('Invalid order payload');
-    if (b['owner'] !== account.info.api.apiKey) return refuse('the order owner has to be the owner of the API KEY');
+    if (b['owner'] !== api.apiKey) return refuse('the order owner has to be the owner of the API KEY');
     const signer = typeof o['signer'] === 'string' ? o['signer'] : '';
     const maker = typeof o['maker'] === 'string' ? o['maker'] : '';
     if (signer.toLowerCase() !== account.info.address.toLowerCase()) return refuse('the order signer address has to be the address of the API KEY');
@@ -645,6 +847,7 @@ export class PolymarketFake extends FakeVenueServer {
     const order: Order = {
       view: { id, salt: String(o['salt']), status: 'LIVE', market_id: m.info.marketId, token_id: token, side: terms.side, order_type: orderType, original_1e8: Number(terms.shares) * QTY_PER_BASE, matched_1e8: 0, price_1e9: terms.price_1e9, trade_ids: [], created_ms: Date.now() },
       account,
+      apiKey: api.apiKey,
       market: m,
       token,
       makerAmount: struct.makerAmount,
@@ -756,7 +959,7 @@ export class PolymarketFake extends FakeVenueServer {
         last_update: String(Math.floor(now / 1000)),
         outcome,
         bucket_index: 0,
-        owner: order.account.info.key,
+        owner: order.apiKey,
         maker_address: order.account.maker,
         transaction_hash: `0x${randomBytes(32).toString('hex')}`,
         trader_side: 'TAKER',
@@ -769,7 +972,7 @@ export class PolymarketFake extends FakeVenueServer {
     return {
       id: o.view.id,
       status: o.view.status,
-      owner: o.account.info.key,
+      owner: o.apiKey,
       maker_address: o.account.maker,
       market: o.market.info.conditionId,
       asset_id: o.token,
@@ -789,7 +992,7 @@ export class PolymarketFake extends FakeVenueServer {
     this.seen.open_order_pages++;
     const market = q.get('market');
     const asset = q.get('asset_id');
-    const open = [...this.orders.values()].filter((o) => o.account === account && o.view.status === 'LIVE' && (market === null || o.market.info.conditionId === market) && (asset === null || o.token === canonical(asset)));
+    const open = this.swept().filter((o) => o.account === account && o.view.status === 'LIVE' && (market === null || o.market.info.conditionId === market) && (asset === null || o.token === canonical(asset)));
     return this.page(open.map((o) => this.orderJson(o)), q.get('next_cursor'));
   }
 
@@ -819,12 +1022,18 @@ export class PolymarketFake extends FakeVenueServer {
     return { limit: this.pageSize, count: data.length, next_cursor: next, data };
   }
 
+  /** Every order but those kept out of the sweep (`hideFromSweep`): what open-order lists and bulk cancels see. */
+  private swept(): Order[] {
+    return [...this.orders.values()].filter((o) => !this.unswept.has(o.view.id));
+  }
+
   /** Cancels the account's LIVE orders among `candidates`; ids asked for by name that are not cancellable are listed as such. */
   private cancelOrders(account: Account, candidates: Order[], named: string[]): Record<string, unknown> {
     const canceled: string[] = [];
     for (const o of candidates) {
       if (o.account !== account || o.view.status !== 'LIVE') continue;
       o.view.status = 'CANCELED';
+      this.unswept.delete(o.view.id);
       canceled.push(o.view.id);
     }
     const notCanceled: Record<string, string> = {};

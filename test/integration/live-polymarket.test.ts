@@ -2,8 +2,9 @@
  * Polymarket on its live adapter, end to end: the real service (`LIVE_VENUES=polymarket`, its
  * catalog read every second from the fake's Gamma) against the local Polymarket fake
  * (test/fakes/polymarket-fake.ts), which checks every L2 HMAC and recovers every order's EIP-712
- * V2 signature. The fake's events become the catalog (token ids padded to 78 digits) and its
- * token books the quotes; a market buy by slug is one signed FAK order whose fills are the
+ * V2 signature. The client's stored credentials are the signer key alone: the adapter derives
+ * the L2 API key with ClobAuth (none exists yet: it is created) and keeps it in memory. The
+ * fake's events become the catalog (token ids padded to 78 digits) and its token books the quotes; a market buy by slug is one signed FAK order whose fills are the
  * venue's trades, booked as an event contract against the USDC pulled from the venue; a lost
  * answer is reconciled by the order id known before sending, once; a stale change resyncs the
  * book; a resolved market reads resolved.
@@ -32,7 +33,7 @@ describe('Polymarket live adapter end to end (real service, local fake)', { time
     fake.setLevel(SLUG, 'YES', 'bid', 0.6 * P, 50 * Q);
     fake.setLevel(SLUG, 'YES', 'ask', 0.63 * P, 4 * Q);
     fake.setLevel(SLUG, 'YES', 'ask', 0.65 * P, 20 * Q);
-    account = fake.addAccount({ cash_1e9: 400 * P });
+    account = fake.addAccount({ cash_1e9: 400 * P, apiKey: 'none' });
     const urls = await fake.listen();
     run = await startLivePrediction({ venue: 'polymarket', urls, credentials: account.credentials as unknown as Record<string, unknown>, client: 'polymarket-live' });
   });
@@ -76,6 +77,8 @@ describe('Polymarket live adapter end to end (real service, local fake)', { time
     assert.ok(done.fills!.every((f) => f.fee_1e9 > 0), 'the market\'s taker fee');
     assert.equal(await held(), 6 * Q);
     assert.equal(fake.positionOf(account.key, SLUG, 'YES'), 6 * Q, 'the venue holds the same');
+    assert.equal(fake.seen.api_key_creates, 1, 'the L2 key made once, on first use');
+    assert.equal(fake.apiKeysOf(account.key).length, 1);
   });
 
   it('a lost answer: UNCONFIRMED, found by the order id known before sending, booked once', async () => {

@@ -9,12 +9,17 @@
  * for the wrong exchange, a bad L2 key); a lost answer found by lookup with its fills, placed
  * once; a never-sent child not found; resting orders listed (paged), cancelled one by one and by
  * the kill switch; balances and the probe; a 429 that refuses the order and holds the CLOB host
- * here for its Retry-After.
+ * here for its Retry-After. An account stored with the signer key alone: its L2 credentials
+ * derived (or created) once with ClobAuth, even for concurrent first orders, a refused ClobAuth
+ * answered with the venue's words, a derived key the venue stops taking derived again. The kill
+ * switch arming the heartbeat dead man's switch: an order its sweep missed cancelled by the venue
+ * at the deadline.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PolymarketPrediction } from '../../actors/edge/live/polymarket/adapter.ts';
-import { childOrderSalt, polymarketTakerFee1e9 } from '../../actors/edge/live/polymarket/codec.ts';
+import { apiKeyRequest, childOrderSalt, polymarketTakerFee1e9 } from '../../actors/edge/live/polymarket/codec.ts';
 import type { CatalogRecord } from '../../actors/edge/live/prediction-venue.ts';
 import { RestFailure } from '../../actors/edge/live/rest.ts';
 import type { LegRequest, MarketSink, VenueAccount } from '../../actors/edge/live/venue.ts';
@@ -393,6 +398,109 @@ describe('Polymarket adapter against a local Polymarket', { timeout: 120_000 }, 
     });
   });
 
+  describe('L2 credentials derived on first use', () => {
+    const yes = () => pad(fed.yesToken);
+    const usdc = (a: FakeAccountInfo) => [{ asset: 'USDC', free_1e8: BigInt(fake.cashOf(a.key) / 10), locked_1e8: 0n }];
+    let dave: FakeAccountInfo;
+
+    before(() => {
+      fake.setLevel('fed-cut-july', 'YES', 'ask', 0.6 * P, 100 * Q);
+    });
+
+    it('an account stored with the signer key alone: two concurrent first orders derive once (the key created, none existing), both placed with it; balances read with it', async () => {
+      dave = fake.addAccount({ cash_1e9: 100 * P, apiKey: 'none' });
+      assert.deepEqual([dave.credentials.api_key, dave.credentials.api_secret, dave.credentials.passphrase], ['', '', undefined]);
+      const derives = fake.seen.api_key_derives;
+      const creates = fake.seen.api_key_creates;
+      const reports = await Promise.all([adapter.submit(accountOf(dave), ioc(yes(), 'buy', 2 * Q, 0.6 * P)), adapter.submit(accountOf(dave), ioc(yes(), 'buy', 2 * Q, 0.6 * P))]);
+      for (const r of reports) {
+        assert.equal(r.ok, true, r.reason ?? '');
+        assert.equal(r.fills.reduce((sum, f) => sum + f.qty_1e8, 0), 2 * Q);
+      }
+      assert.equal(fake.seen.api_key_derives, derives + 1, 'derived once: the second order awaited the first derivation');
+      assert.equal(fake.seen.api_key_creates, creates + 1, 'no key for the nonce yet: created');
+      assert.equal(fake.apiKeysOf(dave.key).length, 1);
+      assert.equal(fake.ordersOf(dave.key).length, 2);
+      assert.deepEqual(await adapter.balances(accountOf(dave)), usdc(dave));
+      assert.equal(fake.seen.api_key_derives + fake.seen.api_key_creates, derives + creates + 2, 'kept: nothing derived again');
+      assert.equal(dave.credentials.api_key, '', 'the stored credentials are left as they were');
+    });
+
+    it('a key the venue already has for the signer is derived, not created', async () => {
+      const erin = fake.addAccount({ cash_1e9: 20 * P, apiKey: 'unstored' });
+      const creates = fake.seen.api_key_creates;
+      assert.deepEqual(await adapter.balances(accountOf(erin)), usdc(erin));
+      assert.equal(fake.seen.api_key_creates, creates);
+      assert.equal(fake.apiKeysOf(erin.key).length, 1);
+    });
+
+    it("a ClobAuth the venue refuses refuses the order with the venue's words, nothing sent; the refusal is not kept", async () => {
+      const frank = fake.addAccount({ cash_1e9: 20 * P, apiKey: 'unstored' });
+      const sent = fake.seen.orders;
+      const refused = fake.seen.l1_refused;
+      fake.wrongL1ChainNext = 1;
+      const r = await adapter.submit(accountOf(frank), ioc(yes(), 'buy', 2 * Q, 0.6 * P));
+      assert.deepEqual(r, { ok: false, reason: 'polymarket 401: Invalid L1 Request headers', fills: [], resting_qty_1e8: 0 });
+      assert.equal(fake.seen.l1_refused, refused + 1);
+      assert.equal(fake.seen.orders, sent);
+      // The fake's own check: a ClobAuth signed by another key for the address is refused the same way.
+      const forged = apiKeyRequest('derive', `0x${randomBytes(32).toString('hex')}`, Math.floor(Date.now() / 1000));
+      const answer = await fetch(`${urls.rest}${forged.path}`, { headers: { ...forged.headers, POLY_ADDRESS: frank.address } });
+      assert.equal(answer.status, 401);
+      assert.deepEqual(await answer.json(), { error: 'Invalid L1 Request headers' });
+      assert.deepEqual(await adapter.balances(accountOf(frank)), usdc(frank), 'derived on the next request');
+    });
+
+    it('a derived key the venue stops taking (401) is dropped: that request is refused, the next derives again', async () => {
+      const [old] = fake.apiKeysOf(dave.key);
+      fake.revokeApiKeys(dave.key);
+      await assert.rejects(adapter.balances(accountOf(dave)), /polymarket 401: Unauthorized\/Invalid api key/);
+      const derives = fake.seen.api_key_derives;
+      const creates = fake.seen.api_key_creates;
+      assert.deepEqual(await adapter.balances(accountOf(dave)), usdc(dave));
+      assert.equal(fake.seen.api_key_derives, derives + 1);
+      assert.equal(fake.seen.api_key_creates, creates + 1);
+      const keys = fake.apiKeysOf(dave.key);
+      assert.equal(keys.length, 1);
+      assert.notEqual(keys[0]!.apiKey, old!.apiKey);
+    });
+  });
+
+  describe("the kill switch's dead man's switch", () => {
+    it('arms one heartbeat and then none: an order the sweep missed is cancelled by the venue at the deadline', async () => {
+      fake.heartbeatDeadlineMs = 300;
+      try {
+        const gina = fake.addAccount({ cash_1e9: 100 * P });
+        const ann = pad(candA.yesToken);
+        const child = childId();
+        const placed = await adapter.submit(accountOf(gina), { child_id: child, symbol: ann, side: 'buy', qty_1e8: 5 * Q, limit_price_1e9: 0.2 * P, time_in_force: 'gtc' });
+        assert.equal(placed.resting_qty_1e8, 5 * Q, placed.reason ?? '');
+        const status = () => fake.ordersOf(gina.key)[0]!.status;
+        fake.hideFromSweep(fake.ordersOf(gina.key)[0]!.id);
+        const beats = fake.seen.heartbeats;
+        const stale = fake.seen.heartbeats_refused;
+        assert.equal(await adapter.cancelAll(accountOf(gina), [ann]), 0, 'the sweep did not see it');
+        assert.equal(fake.seen.heartbeats, beats + 1);
+        // A second sweep inside the deadline chains on the id the first heartbeat was given.
+        assert.equal(await adapter.cancelAll(accountOf(gina), [ann]), 0);
+        const armed_ms = Date.now();
+        assert.equal(fake.seen.heartbeats, beats + 2);
+        assert.equal(fake.seen.heartbeats_refused, stale);
+        assert.equal(status(), 'LIVE');
+        await until('cancelled by the venue', () => (status() === 'CANCELED' ? true : undefined), 3_000);
+        assert.ok(Date.now() - armed_ms >= 200, 'at the deadline, not before');
+        assert.equal(fake.seen.heartbeats, beats + 2, 'no heartbeat after the one that armed it');
+        assert.deepEqual(await adapter.lookup(accountOf(gina), child, ann), { found: true, report: { ok: true, reason: null, fills: [], resting_qty_1e8: 0 } });
+        // The chain ended at its deadline: the next arm is refused its old id and resent with the one the venue names.
+        assert.equal(await adapter.cancelAll(accountOf(gina), [ann]), 0);
+        assert.equal(fake.seen.heartbeats_refused, stale + 1);
+        assert.equal(fake.seen.heartbeats, beats + 3);
+      } finally {
+        fake.heartbeatDeadlineMs = 10_000;
+      }
+    });
+  });
+
   describe('account', () => {
     it('reads the pUSD balance of the maker wallet, EOA or safe', async () => {
       assert.deepEqual(await adapter.balances(accountOf(alice)), [{ asset: 'USDC', free_1e8: BigInt(fake.cashOf(alice.key) / 10), locked_1e8: 0n }]);
@@ -402,8 +510,14 @@ describe('Polymarket adapter against a local Polymarket', { timeout: 120_000 }, 
     it('probes close-only mode; the tier is the edge\'s at-mid figures', async () => {
       assert.deepEqual(await adapter.probe(accountOf(alice)), { tier: 'base', maker_bps: 0, taker_bps: 50, can_trade: true, can_withdraw: true });
       assert.equal((await adapter.probe(accountOf(carol))).can_trade, false);
-      const noL2: VenueAccount = { client_id: 'x', credentials: { api_key: '', api_secret: '', extra_json: { signer_private_key: alice.privateKey } } };
-      await assert.rejects(adapter.probe(noL2), /L2 API credentials/);
+      // L2 credentials alone sign nothing: orders and the L1 requests that derive keys need the signer key.
+      const noSigner: VenueAccount = { client_id: 'x', credentials: { ...alice.credentials, extra_json: {} } };
+      const sent = () => [fake.seen.orders, fake.seen.l2_refused, fake.seen.api_key_derives, fake.seen.api_key_creates, fake.seen.l1_refused];
+      const before = sent();
+      await assert.rejects(adapter.probe(noSigner), /signer key \(extra_json\.signer_private_key\) is missing/);
+      const refused = await adapter.submit(noSigner, ioc(pad(fed.yesToken), 'buy', 10 * Q, 0.5 * P));
+      assert.equal(refused.reason, 'polymarket: the signer key (extra_json.signer_private_key) is missing');
+      assert.deepEqual(sent(), before, 'nothing sent');
     });
 
     it('unfollows a market', () => {

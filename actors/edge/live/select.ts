@@ -1,7 +1,5 @@
 import type { Actor } from '../../../engine/actor.ts';
 import type { VenueId } from '../../../domain/market.ts';
-import type { PredictionEdgeMessage } from '../../prediction-edge/messages.ts';
-import { LivePredictionEdgeActor } from '../../prediction-edge/live-actor.ts';
 import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
 import { LiveEdgeActor } from './actor.ts';
@@ -10,11 +8,9 @@ import { BitstampSpot } from './bitstamp/adapter.ts';
 import { BybitSpot } from './bybit/adapter.ts';
 import { CoinbaseSpot } from './coinbase/adapter.ts';
 import { HyperliquidPerp } from './hyperliquid/adapter.ts';
-import { KalshiPrediction } from './kalshi/adapter.ts';
 import { KrakenSpot } from './kraken/adapter.ts';
 import { KucoinSpot } from './kucoin/adapter.ts';
 import { OkxSpot } from './okx/adapter.ts';
-import { PolymarketPrediction } from './polymarket/adapter.ts';
 import type { VenueEndpoints } from './endpoints.ts';
 import type { LiveVenue } from './venue.ts';
 
@@ -49,23 +45,6 @@ export function liveEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Ac
   return (endpoints) => {
     const venue = adapterFor(spec, endpoints);
     return venue === undefined ? undefined : new LiveEdgeActor(spec, venue);
-  };
-}
-
-/** The live prediction edge of a spec on these endpoints (Kalshi, Polymarket). */
-export function livePredictionEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Actor<PredictionEdgeMessage> | undefined {
-  return (endpoints) => {
-    switch (spec.venue) {
-      case 'kalshi': {
-        // Kalshi signs its book stream with an account: the edge lends one per connection.
-        const actor: LivePredictionEdgeActor = new LivePredictionEdgeActor(spec, new KalshiPrediction(endpoints, { streamAccount: () => actor.streamAccount() }));
-        return actor;
-      }
-      case 'polymarket':
-        return new LivePredictionEdgeActor(spec, new PolymarketPrediction(endpoints, { fees: { maker_bps: spec.maker_bps, taker_bps: spec.taker_bps } }));
-      default:
-        return undefined;
-    }
   };
 }
 

@@ -8,6 +8,7 @@ import { record } from '../json.ts';
 import type { L2Book } from '../l2-book.ts';
 import type { CatalogFigures, CatalogRecord, LivePredictionVenue, MarketBook } from '../prediction-venue.ts';
 import { RestFailure, VenueRest, type RestAnswer } from '../rest.ts';
+import type { PolymarketApiCredentials } from '../signing-evm.ts';
 import { VenueStream } from '../stream.ts';
 import { VenueLimits } from '../venue-limits.ts';
 import { cancelledBetween, refusedLeg, VenueRejection, type AccountProbe, type AssetBalance, type LegReport, type LegRequest, type MarketSink, type OrderLookup, type VenueAccount, type VenueFill } from '../venue.ts';
@@ -22,6 +23,7 @@ import {
   COLLATERAL_ASSET,
   END_CURSOR,
   GAMMA_HOST,
+  HEARTBEAT_PATH,
   INITIAL_CURSOR,
   MARKET_WS_URL,
   MAX_TOKENS_PER_CONNECTION,
@@ -32,6 +34,7 @@ import {
   RATE_LIMITS,
   TRADES_PATH,
   accountProbeOf,
+  apiKeyRequest,
   assetBalanceOf,
   balanceAllowanceQuery,
   bookPath,
@@ -40,10 +43,12 @@ import {
   cancelOutcome,
   catalogTokenId,
   childOrderTerms,
+  decodeApiKey,
   decodeBalanceAllowance,
   decodeCancel,
   decodeGammaEvents,
   decodeGammaMarkets,
+  decodeHeartbeat,
   decodeMarketFrame,
   decodeOpenOrders,
   decodeOrder,
@@ -53,6 +58,7 @@ import {
   fillsOfOrder,
   gammaEventsPath,
   gammaMarketsByConditionPath,
+  heartbeatBody,
   l2Request,
   legReportOf,
   marketSubscription,
@@ -73,6 +79,7 @@ import {
   type PolymarketMarketRecord,
   type PolymarketMarketEvent,
   type PolymarketOpenOrder,
+  type PolymarketRequest,
   type PolymarketTrade,
 } from './codec.ts';
 
@@ -120,8 +127,9 @@ const LIMIT_RULES = [
   { name: 'DELETE_ORDER', limit: RATE_LIMITS.delete_order.per_10s, window_ms: 10_000 },
   { name: 'LEDGER', limit: RATE_LIMITS.ledger_per_10s, window_ms: 10_000 },
   { name: 'BALANCE', limit: RATE_LIMITS.balance_allowance_per_10s, window_ms: 10_000 },
+  { name: 'API_KEYS', limit: RATE_LIMITS.api_keys_per_10s, window_ms: 10_000 },
 ];
-const COST = { general: [1], book: [1, 1], post: [1, 0, 1], cancel: [1, 0, 0, 1], ledger: [1, 0, 0, 0, 1], balance: [1, 0, 0, 0, 0, 1] } as const;
+const COST = { general: [1], book: [1, 1], post: [1, 0, 1], cancel: [1, 0, 0, 1], ledger: [1, 0, 0, 0, 1], balance: [1, 0, 0, 0, 0, 1], apiKey: [1, 0, 0, 0, 0, 0, 1] } as const;
 const GAMMA_RULES = [
   { name: 'GAMMA_EVENTS', limit: RATE_LIMITS.gamma_events_per_10s, window_ms: 10_000 },
   { name: 'GAMMA_MARKETS', limit: RATE_LIMITS.gamma_markets_per_10s, window_ms: 10_000 },
@@ -216,6 +224,29 @@ function signedOrdersOf(clobUrl: string): SignedOrders {
 }
 
 // ---------------------------------------------------------------------------------------------
+// L2 credentials derived on first use
+
+/** A derivation under way or done: every caller awaits the one promise, so concurrent first requests derive once. */
+interface DerivedKey {
+  pending: Promise<PolymarketApiCredentials>;
+  /** set once derived: what a 401 is compared against before the entry is dropped */
+  api?: PolymarketApiCredentials;
+}
+
+/**
+ * L2 credentials derived (L1 ClobAuth) for accounts stored with the signer key alone, by CLOB
+ * host and signer address. In this process's memory only, never logged nor written back: the
+ * signer key already stored can always derive them again (the venue answers the same key for the
+ * same address and nonce), so keeping a second secret at rest would buy nothing. Module level, as
+ * the order journal: an adapter replacing a failed one on the same worker derives nothing anew.
+ */
+const DERIVED = new Map<string, DerivedKey>();
+
+function derivedKeyOf(clobUrl: string, signerAddress: string): string {
+  return `${clobUrl} ${signerAddress.toLowerCase()}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Books
 
 /** A followed market: its two tokens' feeds on one connection, published to the edge while both are whole. */
@@ -253,7 +284,9 @@ interface ClosedEvent {
  * (the channel has no sequence numbers). Orders are V2 orders signed for the market's exchange
  * (`signedChildOrder`, FAK for an IOC child) and posted with L2 headers; their id is the EIP-712
  * digest, known and journaled before sending, which lookups, cancels and the open-orders list
- * find them by. docs/venues/polymarket.md.
+ * find them by. An account stored with the signer key alone has its L2 credentials derived on
+ * first use and kept in memory. The kill switch's sweep arms the venue's heartbeat dead man's
+ * switch. docs/venues/polymarket.md.
  */
 export class PolymarketPrediction implements LivePredictionVenue {
   readonly venue: PredictionVenue = 'polymarket';
@@ -265,6 +298,8 @@ export class PolymarketPrediction implements LivePredictionVenue {
   private readonly fees: { maker_bps: number; taker_bps: number };
   private readonly auditEveryMs: number;
   private readonly signed: SignedOrders;
+  /** the dead man's switch by API key: the heartbeat id the venue expects next, and the send under way (sends are serialised) */
+  private readonly heartbeats = new Map<string, { id: string; sending: Promise<void> }>();
   /** token rules by catalog token id, from the last catalog read */
   private tokens = new Map<string, PolymarketCatalogToken>();
   private readonly closed = new Map<string, ClosedEvent>();
@@ -652,10 +687,16 @@ export class PolymarketPrediction implements LivePredictionVenue {
     const rules = this.tokens.get(catalogTokenId(leg.symbol) ?? '');
     // Without the catalog's rules (tick, exchange, fee) the order could only be guessed at.
     if (rules === undefined) return refusedLeg(`polymarket: ${leg.symbol} is not (yet) known from the catalog`);
-    const pm = accountOf(account);
-    if (typeof pm === 'string') return refusedLeg(pm);
     const terms = childOrderTerms(rules, leg.side, leg.qty_1e8, leg.limit_price_1e9, leg.time_in_force);
     if (!terms.ok) return refusedLeg(terms.reason);
+    let pm: PolymarketAccount;
+    try {
+      pm = await this.accountFor(account);
+    } catch (err) {
+      // The order was not sent: credentials that cannot trade, or L2 credentials not derived, refuse it.
+      if (err instanceof RestFailure && err.kind === 'rate_limited') throw err;
+      return refusedLeg(err instanceof VenueRejection ? err.reason : `polymarket: L2 API credentials not derived (${(err as Error).message})`);
+    }
     const sent_ms = Date.now();
     const order = signedChildOrder(pm, rules, leg.child_id, terms.terms, sent_ms);
     const entry: SignedChild = { orderId: order.orderId, token: rules.catalog_id, sent_ms, ioc: terms.terms.orderType === 'FAK', fee: rules.fee, acked: false };
@@ -691,16 +732,14 @@ export class PolymarketPrediction implements LivePredictionVenue {
       if (this.signed.mayPredate(child_id)) throw new RestFailure(`polymarket: ${child_id} may have been signed before this process started; its order id cannot be recomputed`, 'network');
       return { found: false };
     }
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
     return this.settled(pm, entry, [], knownFilled_1e8);
   }
 
   async cancel(account: VenueAccount, child_id: string, _symbol: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
     const entry = this.signed.get(child_id);
     if (entry === undefined) return { found: false, cancelled_qty_1e8: 0 };
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
     const before = await this.order(pm, entry.orderId);
     if (before === null || before.resting_1e8 === 0) return { found: false, cancelled_qty_1e8: 0 };
     const answer = await this.clob(pm, 'DELETE', CANCEL_ORDER_PATH, { body: cancelOrderBody(entry.orderId) }, COST.cancel, QUERY_TIMEOUT_MS);
@@ -722,8 +761,7 @@ export class PolymarketPrediction implements LivePredictionVenue {
    * not found here (prediction children are FAK: none of ours rests past its answer).
    */
   async ownOpenOrders(account: VenueAccount): Promise<{ child_id: string; symbol: string }[]> {
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
     return ownOpenOrdersOf(await this.openOrders(pm), this.signed.orderIds()).map(({ child_id, order }) => ({ child_id, symbol: catalogTokenId(order.asset_id) ?? order.asset_id }));
   }
 
@@ -731,11 +769,19 @@ export class PolymarketPrediction implements LivePredictionVenue {
    * The kill switch: every open order of the account on these tokens, ours or placed by hand.
    * `DELETE /cancel-all` when every open order of the account is on them (one request), else
    * `DELETE /cancel-market-orders` per token with an open order, so the account's other markets
-   * are left alone.
+   * are left alone by the sweep. Then the dead man's switch (`armDeadMan`), whether the sweep
+   * went through or not: a sweep that failed is when the venue's own cancel matters most.
    */
   async cancelAll(account: VenueAccount, symbols: readonly string[]): Promise<number> {
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
+    try {
+      return await this.sweep(pm, symbols);
+    } finally {
+      await this.armDeadMan(pm);
+    }
+  }
+
+  private async sweep(pm: PolymarketAccount, symbols: readonly string[]): Promise<number> {
     const wanted = new Set(symbols.map((s) => catalogTokenId(s) ?? s));
     const open = await this.openOrders(pm);
     const mine = open.filter((o) => wanted.has(catalogTokenId(o.asset_id) ?? o.asset_id));
@@ -756,8 +802,7 @@ export class PolymarketPrediction implements LivePredictionVenue {
 
   /** The account's pUSD (the venue's collateral, booked as USDC): `GET /balance-allowance`, all of it free. */
   async balances(account: VenueAccount): Promise<AssetBalance[]> {
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
     const body = await this.read(pm, BALANCE_ALLOWANCE_PATH, balanceAllowanceQuery(pm, { collateral: true }), COST.balance, 'balance-allowance');
     const decoded = decodeBalanceAllowance(body);
     if (decoded === undefined) throw new RestFailure('polymarket balance-allowance: unreadable answer', 'network');
@@ -766,9 +811,96 @@ export class PolymarketPrediction implements LivePredictionVenue {
 
   /** Trading is off in close-only mode; fees are per market, so the tier is the edge's at-mid figures. */
   async probe(account: VenueAccount): Promise<AccountProbe> {
-    const pm = accountOf(account);
-    if (typeof pm === 'string') throw new VenueRejection(pm);
+    const pm = await this.accountFor(account);
     return accountProbeOf(await this.read(pm, CLOSED_ONLY_PATH, undefined, COST.general, 'closed-only'), this.fees);
+  }
+
+  /**
+   * The dead man's switch: one heartbeat (`POST /v1/heartbeats`) and then none, so the venue
+   * cancels every open order of the API key HEARTBEAT_DEADLINE_MS later, on every market of the
+   * account, as Hyperliquid's `scheduleCancel` does. An order the sweep did not see (in flight,
+   * reaching the book just after the list was read) is cancelled then. The venue chains
+   * heartbeats by id: the one it last gave us, "" to start; one it no longer expects (a chain
+   * ended at its deadline, another sender's) is refused naming the id it does, which is resent
+   * once. Sends of one key are serialised, as the venue asks. Best effort: never throws.
+   */
+  private armDeadMan(pm: PolymarketAccount): Promise<void> {
+    const key = pm.api?.apiKey ?? pm.signerAddress;
+    let chain = this.heartbeats.get(key);
+    if (chain === undefined) this.heartbeats.set(key, (chain = { id: '', sending: Promise.resolve() }));
+    const armed = chain;
+    armed.sending = armed.sending.then(() => this.heartbeat(pm, armed));
+    return armed.sending;
+  }
+
+  private async heartbeat(pm: PolymarketAccount, chain: { id: string }): Promise<void> {
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const answer = await this.clob(pm, 'POST', HEARTBEAT_PATH, { body: heartbeatBody(chain.id) }, COST.general, QUERY_TIMEOUT_MS);
+        const decoded = decodeHeartbeat(answer.body);
+        if (decoded === undefined) return;
+        if (decoded.ok) {
+          chain.id = decoded.heartbeatId;
+          return;
+        }
+        chain.id = decoded.expected;
+      }
+    } catch {
+      // Not armed (no answer, the venue's limit): the sweep stands on its own.
+    }
+  }
+
+  // --- credentials --------------------------------------------------------------------------
+
+  /**
+   * The account behind the credentials, a VenueRejection when these cannot trade. Stored L2
+   * credentials are used as stored; without them they are derived with the signer key on first
+   * use (`derivedApi`).
+   */
+  private async accountFor(account: VenueAccount): Promise<PolymarketAccount> {
+    const resolved = polymarketAccountOf(account.credentials);
+    if (!resolved.ok) throw new VenueRejection(`polymarket: ${resolved.reason}`);
+    if (resolved.account.api !== null) return resolved.account;
+    return { ...resolved.account, api: await this.derivedApi(resolved.account) };
+  }
+
+  /** The signer's derived L2 credentials, derived once per host and signer (DERIVED); a failed derivation is forgotten, so the next request tries again. */
+  private derivedApi(pm: PolymarketAccount): Promise<PolymarketApiCredentials> {
+    const key = derivedKeyOf(this.rest.baseUrl, pm.signerAddress);
+    const known = DERIVED.get(key);
+    if (known !== undefined) return known.pending;
+    const entry: DerivedKey = { pending: this.deriveApiKey(pm) };
+    DERIVED.set(key, entry);
+    entry.pending.then(
+      (api) => {
+        entry.api = api;
+      },
+      () => {
+        if (DERIVED.get(key) === entry) DERIVED.delete(key);
+      },
+    );
+    return entry.pending;
+  }
+
+  /**
+   * `GET /auth/derive-api-key` (the key the signer already has for nonce 0), else, when it has
+   * none (400 "Could not derive api key!"), `POST /auth/api-key` to make one. Derive first: it
+   * changes nothing at the venue. A refused ClobAuth (401 "Invalid L1 Request headers") is the
+   * venue's refusal, not tried again.
+   */
+  private async deriveApiKey(pm: PolymarketAccount): Promise<PolymarketApiCredentials> {
+    const derived = await this.l1(apiKeyRequest('derive', pm.signerKey, Math.floor(Date.now() / 1000)));
+    const api = derived.status === 200 ? decodeApiKey(derived.body) : undefined;
+    if (api !== undefined) return api;
+    if (derived.status !== 400 || polymarketError(derived.status, derived.body)?.kind !== 'refused') throw failureOf(derived, 'derive-api-key');
+    const created = await this.l1(apiKeyRequest('create', pm.signerKey, Math.floor(Date.now() / 1000)));
+    const made = created.status === 200 ? decodeApiKey(created.body) : undefined;
+    if (made === undefined) throw failureOf(created, 'api-key');
+    return made;
+  }
+
+  private l1(req: PolymarketRequest): Promise<RestAnswer> {
+    return this.rest.send({ method: req.method, path: req.path, headers: req.headers, cost: COST.apiKey, timeoutMs: QUERY_TIMEOUT_MS });
   }
 
   // --- reads --------------------------------------------------------------------------------
@@ -844,23 +976,23 @@ export class PolymarketPrediction implements LivePredictionVenue {
     return answer.body;
   }
 
-  /** An L2-authenticated CLOB request: the HMAC covers the path without its query, and the exact body sent. */
-  private clob(pm: PolymarketAccount, method: 'GET' | 'POST' | 'DELETE', path: string, options: { query?: Record<string, string | number | undefined>; body?: string }, cost: readonly number[], timeoutMs: number): Promise<RestAnswer> {
+  /**
+   * An L2-authenticated CLOB request: the HMAC covers the path without its query, and the exact
+   * body sent. A derived key the venue refuses (401: revoked, or replaced by a newer one) is
+   * forgotten, so the next request derives again; this one stands refused.
+   */
+  private async clob(pm: PolymarketAccount, method: 'GET' | 'POST' | 'DELETE', path: string, options: { query?: Record<string, string | number | undefined>; body?: string }, cost: readonly number[], timeoutMs: number): Promise<RestAnswer> {
     const req = l2Request(pm, method, path, Math.floor(Date.now() / 1000), options);
-    return this.rest.send({ method, path: req.path, headers: req.body === '' ? req.headers : { ...JSON_HEADERS, ...req.headers }, ...(req.body === '' ? {} : { body: req.body }), cost, timeoutMs });
+    const answer = await this.rest.send({ method, path: req.path, headers: req.body === '' ? req.headers : { ...JSON_HEADERS, ...req.headers }, ...(req.body === '' ? {} : { body: req.body }), cost, timeoutMs });
+    if (answer.status === 401) {
+      const key = derivedKeyOf(this.rest.baseUrl, pm.signerAddress);
+      if (DERIVED.get(key)?.api === pm.api) DERIVED.delete(key);
+    }
+    return answer;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-
-/** The account behind the credentials, or why these cannot trade (nothing is sent). */
-function accountOf(account: VenueAccount): PolymarketAccount | string {
-  const resolved = polymarketAccountOf(account.credentials);
-  if (!resolved.ok) return `polymarket: ${resolved.reason}`;
-  // Deriving the L2 key (L1 ClobAuth) is left to whoever stores the credentials: the edge keeps no secret.
-  if (resolved.account.api === null) return 'polymarket: the L2 API credentials (api_key, api_secret, passphrase) are missing';
-  return resolved.account;
-}
 
 /** A local fake (`POLYMARKET_REST_URL=http://127.0.0.1:...`) serves Gamma too; any other CLOB override is the real catalog's business. */
 function isLoopback(url: string): boolean {

@@ -11,7 +11,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const GOVERNED = ['domain', 'engine', 'actors', 'execution', 'storage', 'gateway'];
+const GOVERNED = ['domain', 'engine', 'actors', 'execution', 'storage', 'gateway', 'client'];
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function files(dir: string): string[] {

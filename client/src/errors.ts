@@ -1,0 +1,25 @@
+/** The service's error envelope (`{error: {code, message, request_id, details}}`). */
+export interface ErrorEnvelope {
+  error: { code: string; message: string; request_id: string; details?: unknown };
+}
+
+/** A request the service answered with an error: its status and the envelope's fields. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly details: unknown,
+  ) {
+    super(`${status} ${code}: ${message}`);
+    this.name = 'ApiError';
+  }
+
+  /** The error of an answer: the envelope's fields, or the status alone when the body is not one. */
+  static of(status: number, body: unknown): ApiError {
+    const e = (body as Partial<ErrorEnvelope> | undefined)?.error;
+    if (e !== undefined && typeof e.code === 'string') return new ApiError(status, e.code, e.message ?? '', e.request_id, e.details);
+    return new ApiError(status, `HTTP_${status}`, typeof body === 'string' ? body.slice(0, 200) : 'no error envelope', undefined, undefined);
+  }
+}

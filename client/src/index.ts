@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { ApiError } from './errors.ts';
+import { parseExact, stringifyExact } from './json.ts';
+import { DEFAULT_RETRY, retryingFetch, type RetryPolicy } from './retry.ts';
+import type { paths } from './schema.ts';
+
+export type { components, operations, paths } from './schema.ts';
+export { ApiError, type ErrorEnvelope } from './errors.ts';
+export { parseExact, stringifyExact } from './json.ts';
+export { DEFAULT_RETRY, retryAfterMs, retryingFetch, type RetryPolicy } from './retry.ts';
+
+export interface ClientOptions {
+  /** the service, e.g. `http://127.0.0.1:8080` */
+  baseUrl: string;
+  /** an API key (`sk_live_...`, `sk_sandbox_...`) or a JWT, sent as `Authorization: Bearer` */
+  apiKey?: string;
+  /** when 429, 503 and dropped connections are tried again (`DEFAULT_RETRY`); `false`: never */
+  retry?: Partial<RetryPolicy> | false;
+  /** the transport under the retries (tests, proxies) */
+  fetch?: typeof fetch;
+}
+
+export type ServiceClient = Client<paths>;
+
+/** A response whose `json()` (what openapi-fetch reads a body with) keeps integers exact (json.ts). */
+function exactResponse(response: Response): Response {
+  const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(copy, 'json', { value: async () => parseExact(await copy.text()) });
+  return copy;
+}
+
+/**
+ * The typed client: every operation of the service's OpenAPI document, its path, query and body
+ * checked by `tsc` against the generated `paths` (openapi-fetch), answered as `{ data }` or
+ * `{ error }`; `ok(...)` turns the latter into a thrown `ApiError`. On top of openapi-fetch:
+ *
+ * - `Authorization: Bearer <apiKey>` on every request;
+ * - an `Idempotency-Key` on every order submission that has none, made once per call, so the
+ *   retries below can never place an order twice;
+ * - retries on 429, 503 and dropped connections (`retryingFetch`), honouring `Retry-After`;
+ * - integers past 2^53 kept exact: answers parse them as `bigint` and bodies may carry `bigint`s.
+ */
+export function createClient(options: ClientOptions): ServiceClient {
+  const transport = options.fetch ?? fetch;
+  const policy = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
+  const retrying = retryingFetch(policy, transport);
+  const exactFetch: typeof fetch = async (input, init) => {
+    return exactResponse(await retrying(input, init));
+  };
+  const client = createFetchClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    fetch: exactFetch,
+    bodySerializer: (body: unknown) => stringifyExact(body),
+    ...(options.apiKey === undefined ? {} : { headers: { authorization: `Bearer ${options.apiKey}` } }),
+  });
+  client.use({
+    onRequest({ request }) {
+      if (request.method === 'POST' && new URL(request.url).pathname === '/v1/orders' && !request.headers.has('idempotency-key')) {
+        request.headers.set('idempotency-key', randomUUID());
+      }
+      return request;
+    },
+  });
+  return client;
+}
+
+/** The data of an answer, or its error thrown as an `ApiError` (status, code, request_id, details). */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || !result.response.ok) throw ApiError.of(result.response.status, result.error);
+  return result.data as T;
+}

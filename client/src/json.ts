@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { parse as losslessParse } from 'lossless-json';
+
+/** A run of 16 or more digits: a number literal a double may not hold exactly. */
+const LONG_NUMBER = /\d{16}/;
+const INTEGER = /^-?\d+$/;
+
+/**
+ * A response body parsed with its integers exact: an integer literal past 2^53 (a `_1e8`/`_1e9`
+ * quantity or amount can be) becomes a `bigint`; every other number is a `number`, as
+ * `JSON.parse` gives it. A body with no long literal takes `JSON.parse` alone (the common case,
+ * one regex scan).
+ */
+export function parseExact(text: string): unknown {
+  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
+  return losslessParse(text, null, (source: string) => {
+    const n = Number(source);
+    return INTEGER.test(source) && !Number.isSafeInteger(n) ? BigInt(source) : n;
+  });
+}
+
+/**
+ * `JSON.stringify` that writes a `bigint` as an integer literal (Node 20 has no `JSON.rawJSON`):
+ * each bigint is first written as a string marker carrying a random nonce (no string a caller
+ * sends can forge it), which its digits then replace.
+ */
+export function stringifyExact(value: unknown): string {
+  const digits: string[] = [];
+  const nonce = randomBytes(8).toString('hex');
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'bigint') return v;
+    digits.push(v.toString());
+    return `bigint:${nonce}:${digits.length - 1}`;
+  });
+  return digits.length === 0 ? text : text.replace(new RegExp(`"bigint:${nonce}:(\\d+)"`, 'g'), (_m, i: string) => digits[Number(i)]!);
+}

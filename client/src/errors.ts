@@ -23,3 +23,9 @@ export class ApiError extends Error {
     return new ApiError(status, `HTTP_${status}`, typeof body === 'string' ? body.slice(0, 200) : 'no error envelope', undefined, undefined);
   }
 }
+
+/** The data of an answer, or its error thrown as an `ApiError` (status, code, request_id, details). */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || !result.response.ok) throw ApiError.of(result.response.status, result.error);
+  return result.data as T;
+}

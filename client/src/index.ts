@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import createFetchClient, { type Client } from 'openapi-fetch';
-import { ApiError } from './errors.ts';
 import { parseExact, stringifyExact } from './json.ts';
 import { DEFAULT_RETRY, retryingFetch, type RetryPolicy } from './retry.ts';
 import type { paths } from './schema.ts';
 
 export type { components, operations, paths } from './schema.ts';
-export { ApiError, type ErrorEnvelope } from './errors.ts';
+export { ApiError, ok, type ErrorEnvelope } from './errors.ts';
 export { parseExact, stringifyExact } from './json.ts';
 export { DEFAULT_RETRY, retryAfterMs, retryingFetch, type RetryPolicy } from './retry.ts';
+export { ServiceStream, type Channel, type StreamFrame, type StreamOptions } from './stream.ts';
 
 export interface ClientOptions {
   /** the service, e.g. `http://127.0.0.1:8080` */
@@ -63,10 +63,4 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
   });
   return client;
-}
-
-/** The data of an answer, or its error thrown as an `ApiError` (status, code, request_id, details). */
-export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.error !== undefined || !result.response.ok) throw ApiError.of(result.response.status, result.error);
-  return result.data as T;
 }

@@ -1,21 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { parse as losslessParse } from 'lossless-json';
+import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
 
 /** A run of 16 or more digits: a number literal a double may not hold exactly. */
 const LONG_NUMBER = /\d{16}/;
 const INTEGER = /^-?\d+$/;
 
+/** The fields kept exact: the spec's fixed-point quantities and amounts. */
+const EXACT_FIELD = /_1e[89]$/;
+
 /**
- * A response body parsed with its integers exact: an integer literal past 2^53 (a `_1e8`/`_1e9`
- * quantity or amount can be) becomes a `bigint`; every other number is a `number`, as
- * `JSON.parse` gives it. A body with no long literal takes `JSON.parse` alone (the common case,
+ * A response body parsed with its quantities and amounts exact: a `_1e8`/`_1e9` field whose
+ * integer is past 2^53 becomes a `bigint`; every other number is a `number`, as `JSON.parse`
+ * gives it (nanosecond timestamps, which are past 2^53 too, stay numbers: they were doubles in
+ * the service already). A body with no long literal takes `JSON.parse` alone (the common case,
  * one regex scan).
  */
 export function parseExact(text: string): unknown {
   if (!LONG_NUMBER.test(text)) return JSON.parse(text);
-  return losslessParse(text, null, (source: string) => {
+  return losslessParse(text, (key: string, value: unknown) => {
+    if (!isLosslessNumber(value)) return value;
+    const source = value.toString();
     const n = Number(source);
-    return INTEGER.test(source) && !Number.isSafeInteger(n) ? BigInt(source) : n;
+    return EXACT_FIELD.test(key) && INTEGER.test(source) && !Number.isSafeInteger(n) ? BigInt(source) : n;
   });
 }
 

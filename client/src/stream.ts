@@ -1,0 +1,207 @@
+import WebSocket from 'ws';
+import { ok } from './errors.ts';
+import type { ServiceClient } from './index.ts';
+import { parseExact } from './json.ts';
+
+/**
+ * The channels of `/v1/stream` (spec, Streams): market channels by symbol, and the client's own
+ * `orders`, `fills`, `routing`, `tca`; any other name the service serves is accepted as a string.
+ */
+export type Channel = `prices:${string}` | `book:${string}` | `fair_price:${string}` | `funding:${string}` | 'funding' | 'orders' | 'fills' | 'routing' | 'tca' | (string & {});
+
+/**
+ * What a stream delivers: the service's data frames, a quote snapshot sent by the client when a
+ * `prices:` channel is subscribed (a quiet market stays silent until it moves), and, after a
+ * reconnect, the `orders`/`fills` events missed while away, read back over REST (`resumed: true`).
+ */
+export interface StreamFrame {
+  type: 'data' | 'snapshot';
+  channel: string;
+  ts_ns: number;
+  data: unknown;
+  resumed?: boolean;
+}
+
+export interface StreamOptions {
+  /** the typed client (its key authenticates the ticket request) */
+  client: ServiceClient;
+  /** the service, as given to the client (`http://...`; the stream is `ws://.../v1/stream`) */
+  baseUrl: string;
+  onFrame(frame: StreamFrame): void;
+  /** the connection opened (again) or closed; `retryInMs` when a reconnect follows */
+  onState?(state: 'open' | 'closed', detail: { reason: string; retryInMs?: number }): void;
+}
+
+/** Reconnect backoff: 250 ms doubling to 10 s, full jitter, reset by a connection that opened. */
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 10_000;
+/** How many order and fill ids a stream remembers to tell a resumed event from one already delivered. */
+const REMEMBERED = 10_000;
+/** The most recent orders and fills read back after a reconnect. */
+const RESUME_PAGE = 200;
+
+/**
+ * The unified WebSocket, kept open: a single-use ticket per connection (`GET /v1/ws/ticket`, then
+ * `?ticket=`: the key never travels in a URL), every channel subscribed again after a
+ * reconnect, and no order or fill event lost or delivered twice across one. The service does
+ * not replay private channels, so after a reconnect the client reads the most recent orders and
+ * fills over REST and delivers those it has not delivered (an order by its `updated_unix_ns`, a
+ * fill by its id); live frames pass the same check, so one that arrives both ways is delivered once.
+ */
+export class ServiceStream {
+  private readonly channels = new Set<string>();
+  private socket: WebSocket | undefined;
+  private attempts = 0;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  /** node_order_id -> the `updated_unix_ns` of the last state delivered */
+  private readonly orders = new Map<string, number>();
+  private readonly fills = new Set<string>();
+  /** Connected before: the next open is a reconnect, which resumes. */
+  private openedOnce = false;
+  /** When the stream first opened (ns): what changed before is history, not a missed event. */
+  private sinceNs = 0;
+
+  constructor(private readonly options: StreamOptions) {}
+
+  /** Opens the stream; resolves once the first connection is open. */
+  connect(): Promise<void> {
+    this.closed = false;
+    return new Promise((resolve, reject) => {
+      void this.open().then(resolve, (err: unknown) => {
+        reject(err as Error);
+      });
+    });
+  }
+
+  /** Subscribes channels now (when open) and after every reconnect. */
+  subscribe(channels: readonly Channel[]): void {
+    const fresh = channels.filter((c) => !this.channels.has(c));
+    for (const c of fresh) this.channels.add(c);
+    if (fresh.length > 0 && this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ subscribe: fresh }));
+      void this.snapshots(fresh);
+    }
+  }
+
+  unsubscribe(channels: readonly Channel[]): void {
+    for (const c of channels) this.channels.delete(c);
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ unsubscribe: channels }));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.retry !== undefined) clearTimeout(this.retry);
+    this.socket?.close(1000, 'client closed');
+    this.socket = undefined;
+  }
+
+  private async open(): Promise<void> {
+    const { ticket } = ok(await this.options.client.GET('/v1/ws/ticket'));
+    const url = `${this.options.baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/v1/stream?ticket=${encodeURIComponent(ticket)}`;
+    await new Promise<void>((resolve, reject) => {
+      const socket = new WebSocket(url, { handshakeTimeout: 10_000 });
+      this.socket = socket;
+      socket.once('open', () => {
+        this.attempts = 0;
+        const resumed = this.openedOnce;
+        this.openedOnce = true;
+        if (!resumed) this.sinceNs = Date.now() * 1_000_000;
+        const channels = [...this.channels];
+        if (channels.length > 0) socket.send(JSON.stringify({ subscribe: channels }));
+        this.options.onState?.('open', { reason: resumed ? 'reconnected' : 'connected' });
+        void this.snapshots(channels);
+        if (resumed) void this.resume().catch(() => undefined);
+        resolve();
+      });
+      socket.on('message', (data: WebSocket.RawData) => this.onMessage(data.toString()));
+      socket.once('error', (err) => {
+        if (socket.readyState !== WebSocket.OPEN) reject(err);
+      });
+      socket.once('close', (code, reason) => {
+        if (this.socket === socket) this.socket = undefined;
+        this.reconnect(`closed (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
+      });
+    });
+  }
+
+  private reconnect(reason: string): void {
+    if (this.closed) {
+      this.options.onState?.('closed', { reason });
+      return;
+    }
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempts++);
+    const retryInMs = Math.round(Math.random() * cap);
+    this.options.onState?.('closed', { reason, retryInMs });
+    this.retry = setTimeout(() => {
+      // A failed open (the service still down, a ticket refused) closes and schedules the next.
+      this.open().catch(() => undefined);
+    }, retryInMs);
+  }
+
+  private onMessage(text: string): void {
+    // A closed stream delivers nothing more, even what was in flight on the closing socket: a
+    // later `connect()` reads it back.
+    if (this.closed) return;
+    let frame: StreamFrame;
+    try {
+      frame = parseExact(text) as StreamFrame;
+    } catch {
+      return;
+    }
+    if (frame.type !== 'data') return;
+    this.deliver(frame);
+  }
+
+  /** Delivers a frame unless it is an order state or a fill already delivered. */
+  private deliver(frame: StreamFrame): void {
+    if (frame.channel === 'orders') {
+      const o = frame.data as { node_order_id?: string; updated_unix_ns?: number };
+      if (o.node_order_id !== undefined && o.updated_unix_ns !== undefined) {
+        const seen = this.orders.get(o.node_order_id);
+        if (seen !== undefined && seen >= o.updated_unix_ns) return;
+        remember(this.orders, o.node_order_id, o.updated_unix_ns);
+      }
+    } else if (frame.channel === 'fills') {
+      const id = (frame.data as { fill_id?: string }).fill_id;
+      if (id !== undefined) {
+        if (this.fills.has(id)) return;
+        this.fills.add(id);
+        if (this.fills.size > REMEMBERED) this.fills.delete(this.fills.values().next().value!);
+      }
+    }
+    this.options.onFrame(frame);
+  }
+
+  /** A `prices:` channel's quote now, as its first frame. */
+  private async snapshots(channels: readonly string[]): Promise<void> {
+    for (const channel of channels) {
+      if (!channel.startsWith('prices:')) continue;
+      const answer = await this.options.client.GET('/v1/quotes/{symbol}', { params: { path: { symbol: channel.slice('prices:'.length) } } });
+      if (answer.data !== undefined) this.options.onFrame({ type: 'snapshot', channel, ts_ns: Date.now() * 1_000_000, data: answer.data });
+    }
+  }
+
+  /** After a reconnect: the orders and fills that changed while away, read back and delivered once. */
+  private async resume(): Promise<void> {
+    const now = Date.now() * 1_000_000;
+    if (this.channels.has('orders')) {
+      const page = ok(await this.options.client.GET('/v1/orders', { params: { query: { limit: RESUME_PAGE } } }));
+      for (const order of [...page.orders].reverse()) {
+        if (order.updated_unix_ns >= this.sinceNs) this.deliver({ type: 'data', channel: 'orders', ts_ns: now, data: order, resumed: true });
+      }
+    }
+    if (this.channels.has('fills')) {
+      const page = ok(await this.options.client.GET('/v1/fills', { params: { query: { limit: RESUME_PAGE } } }));
+      for (const fill of [...page.fills].reverse()) {
+        if (fill.ts_unix_ns >= this.sinceNs) this.deliver({ type: 'data', channel: 'fills', ts_ns: now, data: fill, resumed: true });
+      }
+    }
+  }
+}
+
+function remember(map: Map<string, number>, key: string, value: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+}

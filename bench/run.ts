@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   analytics: () => import('./analytics.bench.ts'),
   signing: () => import('./signing.bench.ts'),
   'depth-decode': () => import('./depth-decode.bench.ts'),
+  client: () => import('./client.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

@@ -9,6 +9,7 @@ export { ApiError, ok, type ErrorEnvelope } from './errors.ts';
 export { parseExact, stringifyExact } from './json.ts';
 export { DEFAULT_RETRY, retryAfterMs, retryingFetch, type RetryPolicy } from './retry.ts';
 export { ServiceStream, type Channel, type StreamFrame, type StreamOptions } from './stream.ts';
+export { ServiceEvents, type EventStreamPath, type EventsOptions, type ServerEvent } from './events.ts';
 
 export interface ClientOptions {
   /** the service, e.g. `http://127.0.0.1:8080` */

@@ -131,6 +131,8 @@ export class HttpPipeline {
   private readonly requestIdPrefix = randomBase62(8);
   private requestCounter = 0;
   private draining = false;
+  /** Open event streams' enders (sse.ts `openSse`), so a drain can end them. */
+  private readonly streams = new Set<(last: { event: string; data: unknown }) => void>();
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -320,9 +322,14 @@ export class HttpPipeline {
         aborted: false,
       });
       this.inFlight--;
-      // A stream lives on past this request: it ends when its credential does (auth/sessions.ts).
+      // A stream lives on past this request: it ends when its credential does (auth/sessions.ts),
+      // or when the server drains.
       let forget = () => {};
-      const end = openSse(exchange.res, exchange.requestId, reply.sse, () => forget());
+      const end = openSse(exchange.res, exchange.requestId, reply.sse, () => {
+        forget();
+        this.streams.delete(end);
+      });
+      this.streams.add(end);
       if (exchange.principal !== null && this.deps.sessions !== undefined) {
         forget = this.deps.sessions.open(exchange.principal, (why) => end({ event: 'end', data: { code: why.code, reason: why.reason } }));
       }
@@ -351,9 +358,14 @@ export class HttpPipeline {
     this.respond(exchange, 500, errorBody(Errors.internal(), exchange.requestId));
   }
 
-  /** Answers every later request with 503 and resolves once the requests under way are done. */
+  /**
+   * Answers every later request with 503, ends every open event stream (one last `end` event,
+   * code 1001 as a WebSocket's going-away, so a client reconnects, to this process's successor,
+   * rather than wait on a socket nobody writes to) and resolves once the requests under way are done.
+   */
   drain(timeoutMs: number): Promise<void> {
     this.draining = true;
+    for (const end of [...this.streams]) end({ event: 'end', data: { code: 1001, reason: 'server shutting down' } });
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);

@@ -15,7 +15,8 @@ import { AlertEventSchema } from './alerts.ts';
 
 const SSE_NOTE =
   'One server-sent event: its `event:` name and its `data:` line parsed as JSON. The stream opens with the comment ' +
-  '`: connected` and sends `: keep-alive` every 15 s; comments carry no event.';
+  '`: connected` and sends `: keep-alive` every 15 s; comments carry no event. The server ends a stream with one `end` event ' +
+  '`{code, reason}`: code 1001 when it shuts down (reconnect), a 44xx code when the credential was revoked or expired.';
 
 /** The last event of a stream the server ends: its credential was revoked or expired. */
 const SseEndSchema = Type.Object(

@@ -78,10 +78,7 @@ export class ServiceStream {
   subscribe(channels: readonly Channel[]): void {
     const fresh = channels.filter((c) => !this.channels.has(c));
     for (const c of fresh) this.channels.add(c);
-    if (fresh.length > 0 && this.socket?.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify({ subscribe: fresh }));
-      void this.snapshots(fresh);
-    }
+    if (fresh.length > 0 && this.socket?.readyState === WebSocket.OPEN) void this.join(this.socket, fresh);
   }
 
   unsubscribe(channels: readonly Channel[]): void {
@@ -108,9 +105,8 @@ export class ServiceStream {
         this.openedOnce = true;
         if (!resumed) this.sinceNs = Date.now() * 1_000_000;
         const channels = [...this.channels];
-        if (channels.length > 0) socket.send(JSON.stringify({ subscribe: channels }));
         this.options.onState?.('open', { reason: resumed ? 'reconnected' : 'connected' });
-        void this.snapshots(channels);
+        void this.join(socket, channels);
         if (resumed) void this.resume().catch(() => undefined);
         resolve();
       });
@@ -173,12 +169,19 @@ export class ServiceStream {
     this.options.onFrame(frame);
   }
 
-  /** A `prices:` channel's quote now, as its first frame. */
-  private async snapshots(channels: readonly string[]): Promise<void> {
-    for (const channel of channels) {
-      if (!channel.startsWith('prices:')) continue;
-      const answer = await this.options.client.GET('/v1/quotes/{symbol}', { params: { path: { symbol: channel.slice('prices:'.length) } } });
-      if (answer.data !== undefined) this.options.onFrame({ type: 'snapshot', channel, ts_ns: Date.now() * 1_000_000, data: answer.data });
+  /**
+   * Subscribes channels on a socket. A `prices:` channel is joined after its quote was read and
+   * delivered as a snapshot, so the snapshot is its first frame: the channel carries the whole
+   * NBBO each time it moves, so a move between the read and the join is told by the next one.
+   */
+  private async join(socket: WebSocket, channels: readonly string[]): Promise<void> {
+    const prices = channels.filter((c) => c.startsWith('prices:'));
+    const others = channels.filter((c) => !c.startsWith('prices:'));
+    if (others.length > 0) socket.send(JSON.stringify({ subscribe: others }));
+    for (const channel of prices) {
+      const answer = await this.options.client.GET('/v1/quotes/{symbol}', { params: { path: { symbol: channel.slice('prices:'.length) } } }).catch(() => undefined);
+      if (answer?.data !== undefined && !this.closed) this.options.onFrame({ type: 'snapshot', channel, ts_ns: Date.now() * 1_000_000, data: answer.data });
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ subscribe: [channel] }));
     }
   }
 

@@ -9,13 +9,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { UsageError } from '../../client/src/cli/args.ts';
 import { fromScaled, toScaled } from '../../client/src/cli/decimal.ts';
 import { parseExact } from '../../client/src/json.ts';
 import { call, clientWithKeys, startTestService, until, type TestService } from '../helpers/service.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = ['--import', 'tsx', 'client/src/cli/main.ts'];
@@ -24,18 +24,6 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** A port nothing listens on: bound, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('seq CLI against the real service', { timeout: 60_000 }, () => {
@@ -141,7 +129,7 @@ describe('seq CLI against the real service', { timeout: 60_000 }, () => {
   });
 
   it('usage errors exit 2; an unreachable service exits 3', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const [badFlag, noKeyFlag, badQty, unreachable] = await Promise.all([
       cli(['quote', 'BTC-USDT', '--bogus']),
       cli(['positions', '--api-key', 'sk_in_history']),

@@ -7,22 +7,10 @@
  * (client/src/events.ts): resumed with Last-Event-ID, each alert event once.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createClient, ok, ServiceEvents, ServiceStream, type ServerEvent, type ServiceClient, type StreamFrame } from '../../client/src/index.ts';
+import { freePort } from '../helpers/ports.ts';
 import { call, clientWithKeys, startTestService, until, type TestService } from '../helpers/service.ts';
-
-/** A port free now, so the restarted service listens where the stream reconnects. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('typed client stream across a service restart', { timeout: 120_000 }, () => {
   let svc: TestService;

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
 
-/** A run of 16 or more digits: a number literal a double may not hold exactly. */
-const LONG_NUMBER = /\d{16}/;
+/**
+ * A `_1e8`/`_1e9` field whose literal has 16 or more digits: one a double may not hold exactly.
+ * Nanosecond timestamps are that long too, in nearly every answer; only these fields need the
+ * slow exact parse.
+ */
+const LONG_EXACT_FIELD = /_1e[89]"\s*:\s*-?\d{16}/;
 const INTEGER = /^-?\d+$/;
 
 /** The fields kept exact: the spec's fixed-point quantities and amounts. */
@@ -12,11 +16,11 @@ const EXACT_FIELD = /_1e[89]$/;
  * A response body parsed with its quantities and amounts exact: a `_1e8`/`_1e9` field whose
  * integer is past 2^53 becomes a `bigint`; every other number is a `number`, as `JSON.parse`
  * gives it (nanosecond timestamps, which are past 2^53 too, stay numbers: they were doubles in
- * the service already). A body with no long literal takes `JSON.parse` alone (the common case,
- * one regex scan).
+ * the service already). A body with no long `_1e8`/`_1e9` literal takes `JSON.parse` alone (the
+ * common case, one regex scan).
  */
 export function parseExact(text: string): unknown {
-  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
+  if (!LONG_EXACT_FIELD.test(text)) return JSON.parse(text);
   return losslessParse(text, (key: string, value: unknown) => {
     if (!isLosslessNumber(value)) return value;
     const source = value.toString();

@@ -31,11 +31,15 @@ export function retryAfterMs(value: string | null, nowMs: number): number | unde
 export function retryingFetch(policy: RetryPolicy, inner: typeof fetch = fetch, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
+    // The body read once into memory and sent from there on each attempt: cloning a request
+    // tees its body stream, which cost more than the rest of the client together.
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const attemptInit: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: request.redirect, ...(body === undefined ? {} : { body }) };
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= policy.retries;
       let response: Response;
       try {
-        response = await inner(request.clone());
+        response = await inner(request.url, attemptInit);
       } catch (err) {
         if (last || (err as Error).name === 'AbortError') throw err;
         await sleep(backoff(policy, attempt));

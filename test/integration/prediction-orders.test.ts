@@ -91,10 +91,20 @@ describe('prediction orders, positions and redemption (sandbox)', () => {
   it('new user: buy a short market by slug, watch it resolve (settled mark), redeem (409 before, relayer credit after), redeemed', async () => {
     const rows = (await call<{ markets: Row[] }>(svc.base, 'GET', '/v1/markets?venue=polymarket&order=end_date&limit=50', { token })).body.markets;
     // 8 s of room: a slow CI machine once took longer than 1.5 s from listing to the order's fill, and the market closed first
-    const row = rows.find((r) => r.best_yes_ask !== null && Date.parse(r.end_date) - Date.now() > 8_000)!;
+    // As a user would, the leg's quote is read first: a market whose YES asks hold the 5 contracts now.
+    let row: Row | undefined;
+    for (const r of rows.filter((x) => x.best_yes_ask !== null && Date.parse(x.end_date) - Date.now() > 8_000).slice(0, 10)) {
+      const q = await call<{ nbbo: { ask: number; ask_size: number } }>(svc.base, 'GET', `/v1/quotes/${r.slug}:yes`, { token });
+      if (q.status === 200 && q.body.nbbo.ask > 0 && q.body.nbbo.ask_size >= 5) {
+        row = r;
+        break;
+      }
+    }
+    assert.ok(row !== undefined, 'a short market with 5 YES contracts offered');
     const placed = await order({ symbol: `${row.slug}:yes`, qty_1e8: 5e8 });
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
-    assert.equal((await settledOrder(placed.body.node_order_id)).filled_qty_1e8, 5e8);
+    const filled = await settledOrder(placed.body.node_order_id);
+    assert.equal(filled.filled_qty_1e8, 5e8, JSON.stringify({ order: filled, row }));
     const early = await call<{ error: { code: string } }>(svc.base, 'POST', `/v1/markets/${row.slug}/redeem`, { token });
     if (early.status === 409) assert.equal(early.body.error.code, 'MARKET_NOT_RESOLVED');
     const before = await positions('?include_closed=true');

@@ -67,11 +67,7 @@ export class ServiceStream {
   /** Opens the stream; resolves once the first connection is open. */
   connect(): Promise<void> {
     this.closed = false;
-    return new Promise((resolve, reject) => {
-      void this.open().then(resolve, (err: unknown) => {
-        reject(err as Error);
-      });
-    });
+    return this.open();
   }
 
   /** Subscribes channels now (when open) and after every reconnect. */

@@ -23,6 +23,7 @@ import { assertWrk, runWrk, WRK_CONNECTIONS, type WrkFigures } from './lib/wrk.t
 import { commitLatency } from './lib/commit-latency.ts';
 import { cpuPerOrder, threadCpuMs } from './lib/thread-cpu.ts';
 import { lmdbLastTxnId } from './lib/lmdb-txns.ts';
+import { ECHO_SERVER } from './lib/echo-server.ts';
 
 const SECONDS = Number(process.env['BENCH_ORDERS_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ORDERS_ROUNDS'] ?? 2);
@@ -38,20 +39,6 @@ const CLIENTS = 4;
  * baseline build had no order latency): this measures the engine, not the venues' latency.
  */
 const SERVICE_ENV = { WORKERS: process.env['BENCH_ORDERS_WORKERS'] ?? '2', SIM_ACCOUNT_USD: '1000000000', MAX_ORDER_NOTIONAL_USD: '1000000000', SIM_ORDER_LATENCY: 'off' };
-
-const ECHO_SERVER = `
-const { createRequire } = require('node:module');
-const uws = createRequire(process.cwd() + '/')(
-  'uWebSockets.js/binaries/uws_' + process.platform + '_' + process.arch + '_' + process.versions.modules + '.node');
-uws.App().post('/*', (res) => {
-  let body = Buffer.alloc(0);
-  res.onAborted(() => {});
-  res.onData((chunk, last) => {
-    body = Buffer.concat([body, Buffer.from(chunk)]);
-    if (last) res.cork(() => { res.writeStatus('201 Created').writeHeader('content-type', 'application/json').end(JSON.stringify({ echo: JSON.parse(body.toString()) })); });
-  });
-}).listen('127.0.0.1', 0, (s) => console.log('PORT=' + uws.us_socket_local_port(s)));
-`;
 
 /**
  * Unique orders, alternating sides. With `rate`, each of the 50 connections waits a random

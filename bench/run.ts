@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   signing: () => import('./signing.bench.ts'),
   'depth-decode': () => import('./depth-decode.bench.ts'),
   client: () => import('./client.bench.ts'),
+  harness: () => import('./harness.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

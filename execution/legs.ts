@@ -28,7 +28,10 @@ export const RECONCILE_SLOW_FOR_MS = 10 * 60_000;
 /**
  * The price a leg is sent with. Market: the plan's worst level widened by the protection band
  * (buy up, sell down) to the venue's tick, never past the client's `max_price_1e9` on a buy.
- * Limit: the client's limit, which the client accepted for every unit.
+ * Limit: the client's limit on the venue's tick, rounded the way that never trades worse than
+ * it (a buy down, a sell up): venues reject an off-tick price outright, and a limit that suits
+ * one venue's tick is off another's. Every level the plan took is on the tick and within the
+ * client's limit, so rounding loses none of them.
  */
 export function legLimit(
   side: 'buy' | 'sell',
@@ -38,8 +41,11 @@ export function legLimit(
   tick_1e9: number,
   bandBps = MARKET_PROTECTION_BPS,
 ): number {
-  if (orderType === 'limit') return clientLimit ?? plannedLimit;
   const tick = tick_1e9 >= 1 ? tick_1e9 : 1;
+  if (orderType === 'limit') {
+    const limit = clientLimit ?? plannedLimit;
+    return side === 'buy' ? Math.floor(limit / tick) * tick : Math.ceil(limit / tick) * tick;
+  }
   const band = Math.floor((plannedLimit * bandBps) / BPS / tick) * tick;
   if (side === 'sell') return Math.max(tick, plannedLimit - band);
   const widened = plannedLimit + band;

@@ -9,6 +9,8 @@ export { ApiError, ok, type ErrorEnvelope } from './errors.ts';
 export { parseExact, stringifyExact } from './json.ts';
 export { DEFAULT_RETRY, retryAfterMs, retryingFetch, type RetryPolicy } from './retry.ts';
 export { ServiceStream, type Channel, type StreamFrame, type StreamOptions } from './stream.ts';
+export { isFrameOf, kindOf, type ChannelData, type ChannelKind, type DataFrameOf, type FrameOf, type FrameOfKind, type KindOf, type QuoteSnapshotFrame, type TypedChannel, type TypedFrame } from './channels.ts';
+export { PredictionLifecycle, type LifecycleEvents, type LifecycleOptions, type LifecycleStream } from './lifecycle.ts';
 export { ServiceEvents, type EventStreamPath, type EventsOptions, type ServerEvent } from './events.ts';
 
 export interface ClientOptions {

@@ -3642,16 +3642,153 @@ export interface components {
                 ready: boolean;
             };
         };
-        WsMarketDataFrame: {
+        /** @description A perp listing's funding rate, sent when its rate or next instant changes (every listing on the first read) */
+        FundingRateUpdate: {
+            /** @constant */
+            kind: "rate";
+            venue: string;
+            edge_id: string;
+            symbol: string;
+            /** @description predicted rate of the interval under way, bps */
+            rate_bps: number;
+            /** @description the same rate as a fraction x 1e9 (1 bps = 100,000) */
+            rate_1e9: number;
+            interval_hours: number;
+            next_funding_ns: number;
+            /** @description perp premium over the spot index, bps */
+            premium_bps: number;
+            ts_ns: number;
+        };
+        /** @description A funding payment on one of the caller's perp positions */
+        FundingAccrual: {
+            /** @constant */
+            kind: "accrual";
+            venue: string;
+            symbol: string;
+            position_id: number;
+            /** @description the funding instant */
+            ts_ns: number;
+            rate_1e9: number;
+            /** @description the mark the position paid funding on */
+            mark_1e9: number;
+            /** @description the position: negative when short */
+            qty_1e8: number;
+            /** @description positive when the position paid, negative when it received */
+            paid_usd_1e9: number;
+            /** @description the position's funding so far (received +, paid -) */
+            funding_usd_1e9: number;
+        };
+        WsFundingFrame: {
             /** @constant */
             type: "data";
-            channel: string;
+            /** @constant */
+            channel: "funding";
+            /** @description when the gateway sent it */
             ts_ns: number;
-            /** @description the market-data payload of the channel (see the operation description) */
-            data: Record<string, never>;
+            data: components["schemas"]["FundingRateUpdate"] | components["schemas"]["FundingAccrual"];
+        };
+        /** @description The NBBO of a `prices:` channel, sent when it changes */
+        NbboUpdate: {
+            /** @description best bid across venues; 0 when no venue bids */
+            bid: number;
+            /** @description best ask across venues; 0 when no venue asks */
+            ask: number;
+            /** @description 0 when a side is empty or the consolidated book is crossed */
+            mid: number;
+            /** @description the size the venue with the best bid shows there */
+            bid_sz: number;
+            /** @description the size the venue with the best ask shows there */
+            ask_sz: number;
+            /** @description 0 when a side is empty or the consolidated book is crossed */
+            spread_bps: number;
+            /** @description when the consolidated NBBO last changed */
+            ts_ns: number;
+            /** @description when the venue edge handed off the batch behind this frame (ns); 0 before any */
+            edge_ts_ns: number;
+        };
+        WsPricesFrame: {
+            /** @constant */
+            type: "data";
+            /** @description prices:<...>, as subscribed */
+            channel: string;
+            /** @description when the gateway sent it */
+            ts_ns: number;
+            data: components["schemas"]["NbboUpdate"];
+        };
+        /** @description The merged book of a `book:` channel (20 levels a side), sent when a visible level changes */
+        BookUpdate: {
+            /** @description best first; empty when no venue bids */
+            bids: [
+                number,
+                number
+            ][];
+            /** @description best first; empty when no venue asks */
+            asks: [
+                number,
+                number
+            ][];
+            /** @description when the consolidated book last changed */
+            ts_ns: number;
+            /** @description when the venue edge handed off the batch behind this frame (ns); 0 before any */
+            edge_ts_ns: number;
+        };
+        WsBookFrame: {
+            /** @constant */
+            type: "data";
+            /** @description book:<...>, as subscribed */
+            channel: string;
+            /** @description when the gateway sent it */
+            ts_ns: number;
+            data: components["schemas"]["BookUpdate"];
+        };
+        WsFairPriceFrame: {
+            /** @constant */
+            type: "data";
+            /** @description fair_price:<...>, as subscribed */
+            channel: string;
+            /** @description when the gateway sent it */
+            ts_ns: number;
+            data: components["schemas"]["FairPrice"];
+        };
+        /** @description The public market-data channels */
+        WsMarketDataFrame: components["schemas"]["WsPricesFrame"] | components["schemas"]["WsBookFrame"] | components["schemas"]["WsFairPriceFrame"];
+        WsDeploymentLogsFrame: {
+            /** @constant */
+            type: "data";
+            /** @description deployment_logs:<...>, as subscribed */
+            channel: string;
+            /** @description when the gateway sent it */
+            ts_ns: number;
+            data: components["schemas"]["DeploymentLogLine"];
         };
         /** @description What the server sends: an ack per (un)subscribe call, an error frame, or a data frame */
-        WsServerFrame: components["schemas"]["WsSubscribed"] | components["schemas"]["WsUnsubscribed"] | components["schemas"]["WsError"] | components["schemas"]["WsOrdersFrame"] | components["schemas"]["WsFillsFrame"] | components["schemas"]["WsTcaFrame"] | components["schemas"]["WsRoutingFrame"] | components["schemas"]["WsSystemFrame"] | components["schemas"]["WsMarketDataFrame"];
+        WsServerFrame: components["schemas"]["WsSubscribed"] | components["schemas"]["WsUnsubscribed"] | components["schemas"]["WsError"] | components["schemas"]["WsOrdersFrame"] | components["schemas"]["WsFillsFrame"] | components["schemas"]["WsTcaFrame"] | components["schemas"]["WsRoutingFrame"] | components["schemas"]["WsSystemFrame"] | components["schemas"]["WsFundingFrame"] | components["schemas"]["WsMarketDataFrame"] | components["schemas"]["WsDeploymentLogsFrame"];
+        /** @description a listing row (expanded: one per binary market), figures null or 0 */
+        NewMarketEvent: components["schemas"]["Market"] & {
+            /** @constant */
+            kind: "new_market";
+            observed_at_ns: number;
+        };
+        /** @description a binary market resolved: sent once per market (keyed by venue and slug, the market id), across regions and restarts */
+        MarketResolvedEvent: {
+            /** @constant */
+            kind: "market_resolved";
+            /** @enum {string} */
+            venue: "kalshi" | "polymarket";
+            /** @description the binary market's event id (a multi-outcome candidate: its market id) */
+            event_id: string;
+            parent_event_id?: string;
+            outcome_name?: string | null;
+            /** @description the market slug or ticker */
+            slug: string;
+            question: string;
+            /** @enum {string} */
+            winning_outcome: "Yes" | "No";
+            winning_token_id: string;
+            losing_token_id: string;
+            resolved_at_ns: number;
+            observed_at_ns: number;
+        };
         EdgeStatusResponse: {
             edge_id: string;
             connected: boolean;

@@ -1,13 +1,16 @@
 import WebSocket from 'ws';
+import type { FrameOf, TypedChannel } from './channels.ts';
 import { ok } from './errors.ts';
 import type { ServiceClient } from './index.ts';
 import { parseExact } from './json.ts';
+import type { paths } from './schema.ts';
 
 /**
- * The channels of `/v1/stream` (spec, Streams): market channels by symbol, and the client's own
- * `orders`, `fills`, `routing`, `tca`; any other name the service serves is accepted as a string.
+ * The channels of `/v1/stream` (spec, Streams): market channels by symbol or underlying, the
+ * client's own `orders`, `fills`, `routing`, `tca`, `funding` (channels.ts types each one's
+ * frames); any other name is accepted as a string.
  */
-export type Channel = `prices:${string}` | `book:${string}` | `fair_price:${string}` | `funding:${string}` | 'funding' | 'orders' | 'fills' | 'routing' | 'tca' | (string & {});
+export type Channel = TypedChannel | (string & {});
 
 /**
  * What a stream delivers: the service's data frames, a quote snapshot sent by the client when a
@@ -27,7 +30,8 @@ export interface StreamOptions {
   client: ServiceClient;
   /** the service, as given to the client (`http://...`; the stream is `ws://.../v1/stream`) */
   baseUrl: string;
-  onFrame(frame: StreamFrame): void;
+  /** every frame of every channel; `on(channel, ...)` gives one channel's frames typed */
+  onFrame?(frame: StreamFrame): void;
   /** the connection opened (again) or closed; `retryInMs` when a reconnect follows */
   onState?(state: 'open' | 'closed', detail: { reason: string; retryInMs?: number }): void;
 }
@@ -35,6 +39,21 @@ export interface StreamOptions {
 /** Reconnect backoff: 250 ms doubling to 10 s, full jitter, reset by a connection that opened. */
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
+
+/** How long to wait before reconnect attempt `attempts` (0 first): the backoff above. */
+export function reconnectDelayMs(attempts: number): number {
+  return Math.round(Math.random() * Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempts));
+}
+
+/**
+ * The `ws://` URL of one of the service's WebSockets with a fresh single-use ticket
+ * (`GET /v1/ws/ticket`, spec Authentication 6): the key never travels in a URL.
+ */
+export async function ticketUrl(client: ServiceClient, baseUrl: string, path: keyof paths): Promise<string> {
+  const { ticket } = ok(await client.GET('/v1/ws/ticket'));
+  return `${baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}${path}?ticket=${encodeURIComponent(ticket)}`;
+}
+
 /** How many order and fill ids a stream remembers to tell a resumed event from one already delivered. */
 const REMEMBERED = 10_000;
 /** The most recent orders and fills read back after a reconnect. */
@@ -50,6 +69,8 @@ const RESUME_PAGE = 200;
  */
 export class ServiceStream {
   private readonly channels = new Set<string>();
+  /** channel -> its typed listeners (`on`) */
+  private readonly listeners = new Map<string, Set<(frame: StreamFrame) => void>>();
   private socket: WebSocket | undefined;
   private attempts = 0;
   private closed = false;
@@ -77,6 +98,25 @@ export class ServiceStream {
     if (fresh.length > 0 && this.socket?.readyState === WebSocket.OPEN) void this.join(this.socket, fresh);
   }
 
+  /**
+   * Subscribes `channel` and calls `listener` with each of its frames, typed by the channel
+   * (channels.ts): `stream.on('book:BTC-USDT', (f) => f.data.bids[0])`. A `prices:` listener
+   * gets the quote snapshot first. Returns what removes the listener; the channel stays
+   * subscribed until `unsubscribe`.
+   */
+  on<C extends TypedChannel>(channel: C, listener: (frame: FrameOf<C>) => void): () => void {
+    // The service sends a channel only frames of its documented shape: FrameOf<C>.
+    const untyped = listener as (frame: StreamFrame) => void;
+    let set = this.listeners.get(channel);
+    if (set === undefined) this.listeners.set(channel, (set = new Set()));
+    set.add(untyped);
+    this.subscribe([channel]);
+    return () => {
+      set.delete(untyped);
+      if (set.size === 0 && this.listeners.get(channel) === set) this.listeners.delete(channel);
+    };
+  }
+
   unsubscribe(channels: readonly Channel[]): void {
     for (const c of channels) this.channels.delete(c);
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ unsubscribe: channels }));
@@ -90,9 +130,14 @@ export class ServiceStream {
   }
 
   private async open(): Promise<void> {
-    const { ticket } = ok(await this.options.client.GET('/v1/ws/ticket'));
-    const url = `${this.options.baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/v1/stream?ticket=${encodeURIComponent(ticket)}`;
-    await new Promise<void>((resolve, reject) => {
+    return this.dial(await ticketUrl(this.options.client, this.options.baseUrl, '/v1/stream'));
+  }
+
+  /** Opens the socket; once created, its close (a failed open too) schedules the next attempt. */
+  private dial(url: string): Promise<void> {
+    // Closed while the ticket was being fetched: no socket to open.
+    if (this.closed) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
       const socket = new WebSocket(url, { handshakeTimeout: 10_000 });
       this.socket = socket;
       socket.once('open', () => {
@@ -122,12 +167,15 @@ export class ServiceStream {
       this.options.onState?.('closed', { reason });
       return;
     }
-    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempts++);
-    const retryInMs = Math.round(Math.random() * cap);
+    const retryInMs = reconnectDelayMs(this.attempts++);
     this.options.onState?.('closed', { reason, retryInMs });
     this.retry = setTimeout(() => {
-      // A failed open (the service still down, a ticket refused) closes and schedules the next.
-      this.open().catch(() => undefined);
+      // A socket that fails to open closes and schedules the next attempt itself; a ticket that
+      // could not be had (the service still down past the client's retries) has no socket to.
+      ticketUrl(this.options.client, this.options.baseUrl, '/v1/stream').then(
+        (url) => this.dial(url).catch(() => undefined),
+        (err: unknown) => this.reconnect(`no ticket: ${(err as Error).message}`),
+      );
     }, retryInMs);
   }
 
@@ -162,7 +210,13 @@ export class ServiceStream {
         if (this.fills.size > REMEMBERED) this.fills.delete(this.fills.values().next().value!);
       }
     }
-    this.options.onFrame(frame);
+    this.emit(frame);
+  }
+
+  private emit(frame: StreamFrame): void {
+    this.options.onFrame?.(frame);
+    const listeners = this.listeners.get(frame.channel);
+    if (listeners !== undefined) for (const listener of listeners) listener(frame);
   }
 
   /**
@@ -176,7 +230,7 @@ export class ServiceStream {
     if (others.length > 0) socket.send(JSON.stringify({ subscribe: others }));
     for (const channel of prices) {
       const answer = await this.options.client.GET('/v1/quotes/{symbol}', { params: { path: { symbol: channel.slice('prices:'.length) } } }).catch(() => undefined);
-      if (answer?.data !== undefined && !this.closed) this.options.onFrame({ type: 'snapshot', channel, ts_ns: Date.now() * 1_000_000, data: answer.data });
+      if (answer?.data !== undefined && !this.closed) this.emit({ type: 'snapshot', channel, ts_ns: Date.now() * 1_000_000, data: answer.data });
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ subscribe: [channel] }));
     }
   }

@@ -88,6 +88,7 @@ export const NewMarketsUpgradeSchema = webSocketUpgrade({
   query: TicketQuery,
   client: NothingToSend,
   server: Type.Intersect([MarketSchema, Type.Object({ kind: Type.Literal('new_market'), observed_at_ns: Type.Integer() })], {
+    $id: 'NewMarketEvent',
     description: 'a listing row (expanded: one per binary market), figures null or 0',
   }),
 });
@@ -108,7 +109,7 @@ export const MarketResolvedUpgradeSchema = webSocketUpgrade({
     losing_token_id: Type.String(),
     resolved_at_ns: Type.Integer(),
     observed_at_ns: Type.Integer(),
-  }),
+  }, { $id: 'MarketResolvedEvent', description: 'a binary market resolved: sent once per market (keyed by venue and slug, the market id), across regions and restarts' }),
 });
 
 export const SettlementQuery = Type.Object({

@@ -8,53 +8,18 @@
  * Decimal flags convert to `_1e8`/`_1e9` integers by digits (checked directly, without a process).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { UsageError } from '../../client/src/cli/args.ts';
 import { fromScaled, toScaled } from '../../client/src/cli/decimal.ts';
 import { parseExact } from '../../client/src/json.ts';
+import { cliRunner } from '../helpers/cli.ts';
 import { call, clientWithKeys, startTestService, until, type TestService } from '../helpers/service.ts';
 import { freePort } from '../helpers/ports.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = ['--import', 'tsx', 'client/src/cli/main.ts'];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('seq CLI against the real service', { timeout: 60_000 }, () => {
   let svc: TestService;
   let key: string;
-  const printed: string[] = [];
-
-  /** Runs the CLI; `untilStdout` sends Ctrl-C once stdout matches (a live command). */
-  const cli = (args: readonly string[], options: { baseUrl?: string; untilStdout?: (stdout: string) => boolean } = {}): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, SEQ_API_KEY: key, SEQ_BASE_URL: options.baseUrl ?? svc.base };
-      const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let interrupted = false;
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (!interrupted && options.untilStdout?.(stdout) === true) {
-          interrupted = true;
-          child.kill('SIGINT');
-        }
-      });
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.once('error', reject);
-      child.once('close', (code) => {
-        clearTimeout(timer);
-        printed.push(stdout, stderr);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  const { run: cli, printed } = cliRunner(() => ({ apiKey: key, baseUrl: svc.base }));
 
   before(async () => {
     svc = await startTestService();

@@ -3,7 +3,8 @@
  * has one line `Project imports: ...` listing, in backticks, the folders its files may import
  * from (besides their own folder). The nearest README up the tree governs a file. This test
  * reads every relative import of every production file and fails on one the rule does not
- * allow, so the READMEs cannot drift from the code.
+ * allow, so the READMEs cannot drift from the code. The examples (examples/) import nothing
+ * but `@sequence/client` and `node:` builtins: a user copies one file and has just those.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const GOVERNED = ['domain', 'engine', 'actors', 'execution', 'storage', 'gateway', 'client'];
+const GOVERNED = ['domain', 'engine', 'actors', 'execution', 'storage', 'gateway', 'client', 'examples'];
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function files(dir: string): string[] {
@@ -62,6 +63,14 @@ describe('import rules (each folder README states them)', () => {
     }
     assert.ok(checked > 300, `read ${checked} imports`);
     assert.deepEqual(violations, []);
+  });
+
+  it('examples/ import only the client package and node builtins: each is a file a user copies alone', () => {
+    const SPECIFIER = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
+    const allowed = (s: string) => s.startsWith('node:') || s === '@sequence/client' || s.startsWith('@sequence/client/');
+    const imports = files('examples').flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(SPECIFIER)].map((m) => ({ file, specifier: m[1]! })));
+    assert.ok(imports.length >= 15, `read ${imports.length} imports`);
+    assert.deepEqual(imports.filter((i) => !allowed(i.specifier)), []);
   });
 
   it('the check can fail: an upward import is reported', () => {

@@ -22,9 +22,12 @@ describe('execution legs: limits and reservations', () => {
     assert.equal(legLimit('buy', 'market', PX, PX - 1, TICK), PX, 'the plan already honours the cap');
   });
 
-  it("a limit order's leg goes at the client's limit", () => {
-    assert.equal(legLimit('buy', 'limit', PX, PX + 7, TICK), PX + 7, 'buy limit');
-    assert.equal(legLimit('sell', 'limit', PX, PX - 7, TICK), PX - 7, 'sell limit');
+  it("a limit order's leg goes at the client's limit on the venue's tick, rounded never to trade worse", () => {
+    assert.equal(legLimit('buy', 'limit', PX, PX + 7 * TICK, TICK), PX + 7 * TICK, 'a buy limit on the tick as given');
+    assert.equal(legLimit('sell', 'limit', PX, PX - 7 * TICK, TICK), PX - 7 * TICK, 'a sell limit on the tick as given');
+    assert.equal(legLimit('buy', 'limit', PX, PX + 7 * TICK + 3, TICK), PX + 7 * TICK, 'an off-tick buy rounds down');
+    assert.equal(legLimit('sell', 'limit', PX, PX - 7 * TICK - 3, TICK), PX - 7 * TICK, 'an off-tick sell rounds up');
+    assert.equal(legLimit('buy', 'limit', TICK, TICK - 1, TICK), 0, 'a buy under one tick has no price there (the venue refuses 0), never one above the limit');
   });
 
   it('a buy reserves price x qty rounded up plus the fee rounded up; a sell its base', () => {

@@ -28,6 +28,55 @@ export const OPTIONS = {
   open: { type: 'boolean' },
   limit: { type: 'string' },
   venues: { type: 'string' },
+  // bench (bench.ts)
+  duration: { type: 'string' },
+  rate: { type: 'string' },
+  mix: { type: 'string' },
+  // --symbols: the comma list under deployments serves the bench too
+  notional: { type: 'string' },
+  seed: { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  drain: { type: 'string' },
+  out: { type: 'string' },
+  'acks-only': { type: 'boolean' },
+  'sandbox-setup': { type: 'boolean' },
+  // several families: one venue, a time window
+  venue: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  // keys
+  label: { type: 'string' },
+  sandbox: { type: 'boolean' },
+  // credentials: identifiers only; secrets come from the environment or stdin (credentials.ts)
+  'key-id': { type: 'string' },
+  'secret-stdin': { type: 'boolean' },
+  'proxy-address': { type: 'string' },
+  builder: { type: 'string' },
+  // sandbox
+  kind: { type: 'string' },
+  'entry-price': { type: 'string' },
+  replace: { type: 'boolean' },
+  file: { type: 'string' },
+  'initial-balance': { type: 'string' },
+  // prediction markets
+  search: { type: 'string' },
+  tag: { type: 'string' },
+  status: { type: 'string' },
+  sort: { type: 'string' },
+  cursor: { type: 'string' },
+  outcomes: { type: 'boolean' },
+  // deployments
+  wasm: { type: 'string' },
+  symbols: { type: 'string' },
+  name: { type: 'string' },
+  start: { type: 'boolean' },
+  config: { type: 'string' },
+  'instrument-type': { type: 'string' },
+  follow: { type: 'boolean', short: 'f' },
+  // analytics
+  period: { type: 'string' },
+  'routing-version': { type: 'string' },
+  depth: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -29,6 +29,9 @@ export interface Io {
 export interface Context {
   api: ServiceClient;
   baseUrl: string;
+  /** for a command that needs a client of its own (`bench`: one that never retries) */
+  apiKey?: string;
+  fetch?: typeof fetch;
   json: boolean;
   io: Io;
 }

@@ -2,12 +2,19 @@
 import { ApiError } from '../errors.ts';
 import { createClient } from '../index.ts';
 import { accountCommands } from './account.ts';
+import { benchCommands } from './bench.ts';
+import { analyticsCommands } from './analytics.ts';
 import { GLOBAL_OPTIONS, parse, UsageError } from './args.ts';
 import { EXIT, type Command, type Io } from './context.ts';
+import { credentialCommands } from './credentials.ts';
+import { deploymentCommands } from './deployments.ts';
+import { keyCommands } from './keys.ts';
 import { marketCommands } from './market.ts';
 import { orderCommands } from './orders.ts';
+import { predictionCommands } from './prediction.ts';
+import { sandboxCommands } from './sandbox.ts';
 
-const COMMANDS: readonly Command[] = [...marketCommands, ...orderCommands, ...accountCommands];
+const COMMANDS: readonly Command[] = [...marketCommands, ...predictionCommands, ...orderCommands, ...accountCommands, ...keyCommands, ...credentialCommands, ...sandboxCommands, ...deploymentCommands, ...analyticsCommands, ...benchCommands];
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 /**
  * Per attempt: a host that drops packets would otherwise hang the command until the kernel gives
@@ -129,7 +136,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: I
 
     const timed: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const api = createClient({ baseUrl, fetch: timed, ...(apiKey === undefined ? {} : { apiKey }) });
-    return await command.run({ api, baseUrl, json: flags.json === true, io }, args, flags);
+    return await command.run({ api, baseUrl, json: flags.json === true, io, fetch: timed, ...(apiKey === undefined ? {} : { apiKey }) }, args, flags);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`usage error: ${err.message}\n${command === undefined ? 'seq --help lists the commands' : `usage: ${usageOf(command)}`}\n`);

@@ -30,16 +30,12 @@ export function retryAfterMs(value: string | null, nowMs: number): number | unde
  */
 export function retryingFetch(policy: RetryPolicy, inner: typeof fetch = fetch, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): typeof fetch {
   return async (input, init) => {
-    const request = new Request(input, init);
-    // The body read once into memory and sent from there on each attempt: cloning a request
-    // tees its body stream, which cost more than the rest of the client together.
-    const body = request.body === null ? undefined : await request.arrayBuffer();
-    const attemptInit: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: request.redirect, ...(body === undefined ? {} : { body }) };
+    const [url, attemptInit] = await replayable(input, init);
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= policy.retries;
       let response: Response;
       try {
-        response = await inner(request.url, attemptInit);
+        response = await inner(url, attemptInit);
       } catch (err) {
         if (last || (err as Error).name === 'AbortError') throw err;
         await sleep(backoff(policy, attempt));
@@ -51,6 +47,21 @@ export function retryingFetch(policy: RetryPolicy, inner: typeof fetch = fetch, 
       await sleep(Math.min(policy.maxMs, named ?? backoff(policy, attempt)));
     }
   };
+}
+
+/**
+ * The request in a form that can be sent again: a body that is a stream (or a `Request`'s) read
+ * once into memory; strings and bytes, what the client sends, pass as they are. Cloning a
+ * `Request` instead tees its body stream, which cost more than the rest of the client together.
+ */
+async function replayable(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<[Parameters<typeof fetch>[0], RequestInit | undefined]> {
+  if (input instanceof Request) {
+    const body = input.body === null ? undefined : await input.arrayBuffer();
+    return [input.url, { method: input.method, headers: input.headers, signal: input.signal, redirect: input.redirect, ...(body === undefined ? {} : { body }), ...init }];
+  }
+  const body = init?.body;
+  if (body === undefined || body === null || typeof body === 'string' || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof URLSearchParams || body instanceof Blob) return [input, init];
+  return [input, { ...init, body: await new Response(body).arrayBuffer() }];
 }
 
 function backoff(policy: RetryPolicy, attempt: number): number {

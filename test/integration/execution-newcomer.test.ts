@@ -2,7 +2,7 @@
  * Execution, the newcomer's flow end to end against the real service (gateway, two workers,
  * the simulated venues, LMDB): store credentials for three venues listing BTC-USDT, get a
  * quote, subscribe to the private channels `orders`, `fills`, `routing` and `tca`, submit a
- * market buy that must split across venues, watch it on the WebSocket to its final status, read
+ * market buy sized to split across venues (the router's choice: checked either way), watch it on the WebSocket to its final status, read
  * the completed order with its fills and TCA, and see the positions move by exactly the fills
  * (ledger rules: docs/positions-and-tca.md). A second test checks that a buy larger than every
  * account's cash is spread over every funded venue without the router's own legs failing their
@@ -230,7 +230,16 @@ describe('execution: the newcomer flow (real service)', () => {
       }
     }
     const planVenues = new Set<string>(plan.allocations.map((a: any) => a.venue));
-    assert.ok(planVenues.size >= 2, `the plan splits across venues: ${JSON.stringify(plan.allocations.map((a: any) => [a.venue, a.qty_1e8]))}`);
+    // The sweep takes levels cheapest first, so it splits whenever another venue's top is cheaper
+    // than the dearest level it took; it nearly always does at this size, but the simulated books
+    // move with the clock and a deep, cheap binance book once covered all 5 BTC (CI). Whether or
+    // not it split, no venue it left out had a top cheaper than what it took.
+    const dearestTaken = Math.max(...plan.allocations.flatMap((a: any) => a.levels.map((l: any) => l.cost_bps as number)));
+    for (const c of plan.candidates) {
+      if (c.kept && c.allocated_qty_1e8 === 0 && c.reason === null) {
+        assert.ok(c.best_cost_bps >= dearestTaken - 1e-9, `${c.venue}'s top (${c.best_cost_bps} bps) is no cheaper than the dearest level taken (${dearestTaken} bps): ${JSON.stringify(plan.allocations.map((a: any) => [a.venue, a.qty_1e8]))}`);
+      }
+    }
     for (const v of planVenues) assert.ok(FUNDED.includes(v), `${v} is a funded venue`);
     const planned = plan.allocations.reduce((s: number, a: any) => s + a.qty_1e8, 0);
     assert.equal(planned, plan.planned_qty_1e8);
@@ -318,7 +327,7 @@ describe('execution: the newcomer flow (real service)', () => {
 
     // Children: several venues filled; each child's fees add up to the venue's cumulative fee.
     const filledVenues = order.children.filter((c) => c.filled_qty_1e8 > 0).map((c) => c.venue);
-    assert.ok(new Set(filledVenues).size >= 2, `filled on more than one venue: ${JSON.stringify(order.children)}`);
+    assert.ok(new Set(filledVenues).size >= Math.min(2, planVenues.size), `filled on every venue the plan split over, two at least: ${JSON.stringify(order.children)}`);
     for (const c of order.children) {
       const mine = fills.filter((f) => f.venue === c.venue).sort((a, b) => a.id - b.id);
       assert.equal(mine.reduce((s, f) => s + f.qty_1e8, 0), c.filled_qty_1e8, `${c.venue} child filled`);

@@ -296,8 +296,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     lateness.push(Math.max(0, performance.now() - due));
     void send(intent, due);
   }
-  for (let next = flow.next(); !next.done; next = flow.next()) scheduled++;
   const sendWindowS = (performance.now() - t0) / 1_000;
+  for (let next = flow.next(); !next.done; next = flow.next()) scheduled++;
   while (inFlight > 0) await new Promise<void>((r) => slotWaiters.push(r));
 
   // The rest end on their own (IOCs, cancels due) or the drain runs out.

@@ -61,7 +61,7 @@ function progressLine(p: Progress): string {
 async function bench(ctx: Context, _args: readonly string[], flags: Flags): Promise<number> {
   const scenario = scenarioFrom(flags);
   // No retries: a 429 the client retried would count as one slow success and hide the limit.
-  const api = createClient({ baseUrl: ctx.baseUrl, retry: false, ...(ctx.apiKey === undefined ? {} : { apiKey: ctx.apiKey }), ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }) });
+  const api = createClient({ baseUrl: ctx.baseUrl, retry: false, ...(ctx.apiKey === undefined ? {} : { apiKey: ctx.apiKey }), ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }) });
   const runId = `bench-${randomBytes(4).toString('hex')}`;
   if (flags['sandbox-setup'] === true) {
     const setup = await prepareSandbox(api, scenario);

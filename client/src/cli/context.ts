@@ -31,7 +31,7 @@ export interface Context {
   baseUrl: string;
   /** for a command that needs a client of its own (`bench`: one that never retries) */
   apiKey?: string;
-  fetch?: typeof fetch;
+  timeoutMs?: number;
   json: boolean;
   io: Io;
 }

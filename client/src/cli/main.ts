@@ -134,9 +134,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: I
     if (stray.length > 0) throw new UsageError(`${stray.map((o) => `--${o}`).join(', ')} does not apply to ${command.path.join(' ')}`);
     baseUrl = validBaseUrl(flags['base-url'] ?? env['SEQ_BASE_URL'] ?? DEFAULT_BASE_URL);
 
-    const timed: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    const api = createClient({ baseUrl, fetch: timed, ...(apiKey === undefined ? {} : { apiKey }) });
-    return await command.run({ api, baseUrl, json: flags.json === true, io, fetch: timed, ...(apiKey === undefined ? {} : { apiKey }) }, args, flags);
+    const api = createClient({ baseUrl, timeoutMs: REQUEST_TIMEOUT_MS, ...(apiKey === undefined ? {} : { apiKey }) });
+    return await command.run({ api, baseUrl, json: flags.json === true, io, timeoutMs: REQUEST_TIMEOUT_MS, ...(apiKey === undefined ? {} : { apiKey }) }, args, flags);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`usage error: ${err.message}\n${command === undefined ? 'seq --help lists the commands' : `usage: ${usageOf(command)}`}\n`);

@@ -14,7 +14,7 @@ export function asReport(value: unknown, source: string): BenchReport {
 const LATENCIES: readonly [keyof BenchReport['latency_ms'], string][] = [
   ['acknowledged', 'submit -> ack'],
   ['first_fill', 'submit -> first fill'],
-  ['ended', 'submit -> terminal'],
+  ['ended', 'submit -> terminal (market, limit)'],
   ['cancel_answered', 'cancel -> answer'],
   ['cancel_ended', 'cancel -> CANCELLED'],
 ];

@@ -73,6 +73,7 @@ export interface BenchReport {
   latency_ms: {
     acknowledged: LatencySummary;
     first_fill: LatencySummary;
+    /** market and limit orders only: a `cancel` order ends when the scenario cancels it (`cancel_ended`) */
     ended: LatencySummary;
     /** DELETE sent to its answer */
     cancel_answered: LatencySummary;
@@ -371,7 +372,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     latency_ms: {
       acknowledged: summarize(since((t) => t.ackMs)),
       first_fill: summarize(since((t) => t.firstFillMs)),
-      ended: summarize(since((t) => t.endMs)),
+      // a `cancel` order ends when the scenario cancels it: its end is `cancel_ended`, not a round trip
+      ended: summarize(since((t) => (t.intent.kind === 'cancel' ? undefined : t.endMs))),
       cancel_answered: summarize(since((t) => t.cancelAnsweredMs, (t) => t.cancelSentMs)),
       cancel_ended: summarize(since((t) => (t.order?.status === 'CANCELLED' ? t.endMs : undefined), (t) => t.cancelSentMs)),
     },

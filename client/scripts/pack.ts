@@ -51,7 +51,9 @@ export function packClient(outDir: string): string {
     const manifest = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'utf8')) as Manifest;
     writeFileSync(join(staging, 'package.json'), `${JSON.stringify(publishedManifest(manifest), null, 2)}\n`);
     cpSync(join(CLIENT, 'README.md'), join(staging, 'README.md'));
-    const name = execFileSync('npm', ['pack', staging, '--pack-destination', outDir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    // Packing a folder needs no registry: nothing here may reach the network (update checks off).
+    const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const name = execFileSync('npm', ['pack', staging, '--pack-destination', outDir, '--silent'], { encoding: 'utf8', env }).trim().split('\n').pop()!;
     return join(outDir, name);
   } finally {
     rmSync(staging, { recursive: true, force: true });

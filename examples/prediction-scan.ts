@@ -9,17 +9,15 @@
  * venues' mids (a probability) worth printing. Prices are raw: fees are not taken off.
  */
 import { parseArgs } from 'node:util';
-import { createClient, ok, type components } from '@sequence/client';
+import { ok, type components } from '@sequence/client';
+import { scriptClient } from '@sequence/client/script';
 import { table } from '@sequence/client/table';
 
 type Market = components['schemas']['Market'];
 type Quote = components['schemas']['QuoteResponse'];
 
-// Any failure ends the example with its message: an ApiError's names the status, code and request id.
-process.on('uncaughtException', (err: Error) => {
-  console.error(`error: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`);
-  process.exit(1);
-});
+// The client from SEQ_API_KEY and SEQ_BASE_URL; any failure ends the example with its message.
+const { api } = scriptClient({ hint: 'export an API key first (examples/README.md says how to get one)' });
 
 const { values: args } = parseArgs({
   options: {
@@ -27,13 +25,6 @@ const { values: args } = parseArgs({
     'min-diff': { type: 'string', default: '0.01' },
   },
 });
-const apiKey = process.env['SEQ_API_KEY'];
-if (apiKey === undefined || apiKey === '') {
-  console.error('SEQ_API_KEY is not set: export the API key first (examples/README.md says how to get one)');
-  process.exit(2);
-}
-const baseUrl = process.env['SEQ_BASE_URL'] ?? 'http://127.0.0.1:8080';
-const api = createClient({ baseUrl, apiKey });
 const limit = Number(args.limit);
 if (!(Number.isInteger(limit) && limit >= 1 && limit <= 500)) throw new Error('--limit must be a whole number in [1, 500]');
 const minDiff = Number(args['min-diff']);

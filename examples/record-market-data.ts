@@ -10,14 +10,12 @@
  */
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createClient, ServiceStream, stringifyExact, type Channel } from '@sequence/client';
+import { ServiceStream, stringifyExact, type Channel } from '@sequence/client';
+import { scriptClient } from '@sequence/client/script';
 import { table } from '@sequence/client/table';
 
-// Any failure ends the example with its message: an ApiError's names the status, code and request id.
-process.on('uncaughtException', (err: Error) => {
-  console.error(`error: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`);
-  process.exit(1);
-});
+// The client from SEQ_API_KEY and SEQ_BASE_URL; any failure ends the example with its message.
+const { api, baseUrl } = scriptClient({ hint: 'export an API key first (examples/README.md says how to get one)' });
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -26,13 +24,6 @@ const { values: args, positionals } = parseArgs({
     out: { type: 'string', default: 'market-data.jsonl' },
   },
 });
-const apiKey = process.env['SEQ_API_KEY'];
-if (apiKey === undefined || apiKey === '') {
-  console.error('SEQ_API_KEY is not set: export the API key first (examples/README.md says how to get one)');
-  process.exit(2);
-}
-const baseUrl = process.env['SEQ_BASE_URL'] ?? 'http://127.0.0.1:8080';
-const api = createClient({ baseUrl, apiKey });
 const symbols = positionals.length > 0 ? positionals : ['BTC-USDT'];
 const seconds = Number(args.seconds);
 if (!(seconds > 0 && seconds <= 3_600)) throw new Error('--seconds must be a number of seconds in (0, 3600]');

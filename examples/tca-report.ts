@@ -10,18 +10,16 @@
  * best single venue, positive = the split did better. A sandbox key reports sandbox orders.
  */
 import { parseArgs } from 'node:util';
-import { createClient, ok, type components } from '@sequence/client';
+import { ok, type components } from '@sequence/client';
+import { scriptClient } from '@sequence/client/script';
 import { fromScaled } from '@sequence/client/decimal';
 import { table } from '@sequence/client/table';
 
 type Order = components['schemas']['OrderRest'];
 type Tca = components['schemas']['TcaReport'];
 
-// Any failure ends the example with its message: an ApiError's names the status, code and request id.
-process.on('uncaughtException', (err: Error) => {
-  console.error(`error: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`);
-  process.exit(1);
-});
+// The client from SEQ_API_KEY and SEQ_BASE_URL; any failure ends the example with its message.
+const { api } = scriptClient({ hint: 'export an API key first (examples/README.md says how to get one)' });
 
 const { values: args } = parseArgs({
   options: {
@@ -29,13 +27,6 @@ const { values: args } = parseArgs({
     top: { type: 'string', default: '5' },
   },
 });
-const apiKey = process.env['SEQ_API_KEY'];
-if (apiKey === undefined || apiKey === '') {
-  console.error('SEQ_API_KEY is not set: export the API key first (examples/README.md says how to get one)');
-  process.exit(2);
-}
-const baseUrl = process.env['SEQ_BASE_URL'] ?? 'http://127.0.0.1:8080';
-const api = createClient({ baseUrl, apiKey });
 const DAY_MS = 86_400_000;
 
 /** The start of the UTC day named on the command line, in ms. */

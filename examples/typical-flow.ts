@@ -9,18 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createClient, ok, ServiceStream, type components } from '@sequence/client';
+import { ok, ServiceStream, type components } from '@sequence/client';
+import { scriptClient } from '@sequence/client/script';
 import { fromScaled, toScaled, wire } from '@sequence/client/decimal';
 import { table } from '@sequence/client/table';
 
 type Order = components['schemas']['OrderRest'];
 type Fill = components['schemas']['FillRecord'];
 
-// Any failure ends the example with its message: an ApiError's names the status, code and request id.
-process.on('uncaughtException', (err: Error) => {
-  console.error(`error: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`);
-  process.exit(1);
-});
+// The client from SEQ_API_KEY and SEQ_BASE_URL; any failure ends the example with its message.
+const { api, baseUrl } = scriptClient({ hint: 'export an API key first (examples/README.md says how to get one)' });
 
 const { values: args } = parseArgs({
   options: {
@@ -30,13 +28,6 @@ const { values: args } = parseArgs({
     timeout: { type: 'string', default: '15' },
   },
 });
-const apiKey = process.env['SEQ_API_KEY'];
-if (apiKey === undefined || apiKey === '') {
-  console.error('SEQ_API_KEY is not set: export the API key first (examples/README.md says how to get one)');
-  process.exit(2);
-}
-const baseUrl = process.env['SEQ_BASE_URL'] ?? 'http://127.0.0.1:8080';
-const api = createClient({ baseUrl, apiKey });
 if (args.side !== 'buy' && args.side !== 'sell') throw new Error('--side must be buy or sell');
 const side = args.side;
 const qty = toScaled('qty', args.qty, 8);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asReport, renderComparison } from '../../client/src/bench/report.ts';
+import { asReport, behindBy, renderComparison, renderReport } from '../../client/src/bench/report.ts';
 import { limitPrice, quantity } from '../../client/src/bench/runner.ts';
 import { DEFAULT_SCENARIO, orderFlow, parseMix, type Intent } from '../../client/src/bench/scenario.ts';
 import { summarize, tcaByRoutingVersion } from '../../client/src/bench/stats.ts';
@@ -84,6 +84,12 @@ describe('seq bench: scenario, statistics, pricing', () => {
         },
         'r.json',
       );
+    assert.equal(behindBy(report(1, 2)), undefined, 'a run that kept its pace has no warning');
+    assert.doesNotMatch(renderReport(report(1, 2)), /warning/);
+    const late = report(1, 2);
+    late.counts.sent = 0;
+    assert.match(behindBy(late)!, /sent 0 of 1 orders/);
+    assert.match(renderReport(late), /warning: the harness sent 0 of 1 orders in the window; the figures include/);
     const same = renderComparison(report(1, 2), report(1, 3));
     assert.match(same, /scenario \(both\)/);
     assert.match(same, /submit -> ack p50\s+2\.00\s+3\.00\s+1\.50x/);

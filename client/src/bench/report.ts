@@ -30,6 +30,19 @@ function scenarioLine(r: BenchReport): string {
   return `${s.rate}/s for ${s.duration_s} s, mix ${mix}, ${s.symbols.join(',')}, $${s.notional_usd[0]}-${s.notional_usd[1]}, seed ${s.seed}`;
 }
 
+/** Sent late past this (p99, ms), the harness itself is part of what the latencies measure. */
+const LATE_P99_MS = 10;
+
+/** Why the harness could not keep the scenario's pace, or undefined when it did. */
+export function behindBy(r: BenchReport): string | undefined {
+  const c = r.counts;
+  if (c.sent < c.scheduled) return `the harness sent ${c.sent} of ${c.scheduled} orders in the window`;
+  const p99 = r.harness.send_lateness_ms.p99;
+  if (p99 !== null && p99 > LATE_P99_MS) return `the harness sent orders up to ${p99.toFixed(1)} ms late (p99)`;
+  if (r.harness.in_flight_cap_waits > 0) return `orders waited ${r.harness.in_flight_cap_waits} times for an in-flight slot (--max-in-flight)`;
+  return undefined;
+}
+
 /** The report as a reader wants it in a terminal: what was run, how fast, how it ended, what it cost. */
 export function renderReport(r: BenchReport): string {
   const c = r.counts;
@@ -56,6 +69,8 @@ export function renderReport(r: BenchReport): string {
     );
   }
   const h = r.harness;
+  const behind = behindBy(r);
+  if (behind !== undefined) out.push(`warning: ${behind}; the figures include the harness's own queueing (lower --rate, or run it on another machine)`);
   out.push(`harness: sent late by p50 ${ms(h.send_lateness_ms.p50)} ms, p99 ${ms(h.send_lateness_ms.p99)} ms, max ${ms(h.send_lateness_ms.max)} ms; waited for an in-flight slot ${h.in_flight_cap_waits} times`);
   return `${out.join('\n')}\n`;
 }

@@ -16,7 +16,7 @@ import { until } from '../helpers/service.ts';
 
 const event = (slug: string) => JSON.stringify({ venue: 'polymarket', slug, outcome: 'YES' });
 
-describe('regions: JetStream streams on nats-server', { timeout: 60_000, skip: skipWithoutNats }, () => {
+describe('regions: JetStream streams on nats-server', { timeout: 150_000, skip: skipWithoutNats }, () => {
   const open: NatsConnection[] = [];
   const clusters: NatsCluster[] = [];
   const node = async (urls: string[]) => {
@@ -53,20 +53,29 @@ describe('regions: JetStream streams on nats-server', { timeout: 60_000, skip: s
     clusters.push(nats);
     const nc = await node(nats.urls);
     // A new cluster elects its JetStream leader within seconds of accepting clients.
-    const jsm = await until('JetStream ready in the cluster', () => ensureStreams(nc, 3).catch(() => undefined), 20_000, 250);
+    const jsm = await until('JetStream ready in the cluster', () => ensureStreams(nc, 3).catch(() => undefined), 30_000, 250);
     const js = jetstream(nc);
     for (let i = 0; i < 20; i++) await js.publish(lifecycleSubject('new_markets'), event(`m-${i}`), { msgID: `polymarket:m-${i}` });
     await nats.servers[0]!.kill();
     // Publishing goes on through the other two (the client fails over; the stream keeps a quorum).
-    await until('a publish after the kill', () => js.publish(lifecycleSubject('new_markets'), event('m-20'), { msgID: 'polymarket:m-20' }).catch(() => undefined), 20_000, 200);
+    await until('a publish after the kill', () => js.publish(lifecycleSubject('new_markets'), event('m-20'), { msgID: 'polymarket:m-20' }).catch(() => undefined), 30_000, 200);
     for (let i = 21; i < 30; i++) await js.publish(lifecycleSubject('new_markets'), event(`m-${i}`), { msgID: `polymarket:m-${i}` });
-    const info = await jsm.streams.info(LIFECYCLE_STREAM.name);
+    // Creating a consumer asks the cluster's JetStream leader, which the kill may have taken:
+    // the remaining two elect another within seconds (longer on a loaded machine; CI once timed out here).
+    const info = await until('the stream state after the kill', () => jsm.streams.info(LIFECYCLE_STREAM.name).catch(() => undefined), 30_000, 250);
     assert.equal(info.state.messages, 30, 'nothing stored before the kill was lost, nothing after it missed');
     assert.equal(info.config.num_replicas, 3);
-    const slugs: string[] = [];
-    const consumer = await js.consumers.get(LIFECYCLE_STREAM.name);
-    const batch = await consumer.fetch({ max_messages: 30, expires: 5_000 });
-    for await (const m of batch) slugs.push((m.json() as { slug: string }).slug);
+    const slugs = await until('the 30 events read back after the kill', async () => {
+      try {
+        const read: string[] = [];
+        const consumer = await js.consumers.get(LIFECYCLE_STREAM.name);
+        const batch = await consumer.fetch({ max_messages: 30, expires: 5_000 });
+        for await (const m of batch) read.push((m.json() as { slug: string }).slug);
+        return read.length === 30 ? read : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 40_000, 500);
     assert.deepEqual(slugs, Array.from({ length: 30 }, (_, i) => `m-${i}`), 'read back in order, each once');
   });
 });

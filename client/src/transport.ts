@@ -45,11 +45,12 @@ async function bodyOf(raw: unknown): Promise<string | Uint8Array | undefined> {
   return new Uint8Array(await new Response(raw as ConstructorParameters<typeof Response>[0]).arrayBuffer());
 }
 
+/**
+ * The client's retrying layer always calls with a URL and an init (a `Request` is taken apart
+ * there, retry.ts `replayable`); a `Request` here would be a caller's mistake, said at once.
+ */
 async function parts(input: FetchInput, init: RequestInit | undefined): Promise<RequestParts> {
-  if (input instanceof Request) {
-    const body = input.body === null ? undefined : new Uint8Array(await input.arrayBuffer());
-    return { url: input.url, method: init?.method ?? input.method, headers: headerRecord(init?.headers ?? input.headers), body: init?.body === undefined ? body : await bodyOf(init.body), signal: init?.signal ?? input.signal };
-  }
+  if (input instanceof Request) throw new TypeError('undiciFetch takes a URL and an init, not a Request');
   return { url: String(input), method: init?.method ?? 'GET', headers: headerRecord(init?.headers), body: await bodyOf(init?.body), signal: init?.signal ?? undefined };
 }
 

@@ -89,7 +89,7 @@ export interface BenchReport {
   };
 }
 
-interface Touch {
+export interface Touch {
   bid_1e9: bigint;
   ask_1e9: bigint;
 }
@@ -109,10 +109,13 @@ interface Tracked {
 
 const BPS = 10_000n;
 
-/** A double from a JSON quote as an exact `_1e9` integer: the decimal the double prints as, by digits. */
-function scaled9(x: number): bigint {
-  return BigInt(x.toFixed(9).replace('.', ''));
+/** A quote's NBBO doubles as exact `_1e9` integers: the decimal each double prints as, by digits. */
+export function touchOf(nbbo: { bid: number; ask: number }): Touch {
+  const scaled9 = (x: number) => BigInt(x.toFixed(9).replace('.', ''));
+  return { bid_1e9: scaled9(nbbo.bid), ask_1e9: scaled9(nbbo.ask) };
 }
+
+export const midOf = (touch: Touch): bigint => (touch.bid_1e9 + touch.ask_1e9) / 2n;
 
 /** The limit price of an intent: through the touch for `limit`, behind it for `cancel`; null for `market`. */
 export function limitPrice(intent: Intent, touch: Touch, scenario: Scenario): bigint | null {
@@ -126,7 +129,7 @@ export function limitPrice(intent: Intent, touch: Touch, scenario: Scenario): bi
 
 /** The intent's notional at the mid as a `_1e8` quantity, rounded down. */
 export function quantity(intent: Intent, touch: Touch): bigint {
-  const mid = (touch.bid_1e9 + touch.ask_1e9) / 2n;
+  const mid = midOf(touch);
   return mid <= 0n ? 0n : (BigInt(intent.notional_usd_1e9) * 100_000_000n) / mid;
 }
 
@@ -165,7 +168,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     if (q.data === undefined) throw new Error(`quote ${symbol}: ${q.response.status} ${JSON.stringify(q.error)}`);
     const { bid, ask } = q.data.nbbo;
     if (!(bid > 0 && ask > 0)) throw new Error(`quote ${symbol}: no two-sided NBBO (bid ${bid}, ask ${ask})`);
-    touches.set(symbol, { bid_1e9: scaled9(bid), ask_1e9: scaled9(ask) });
+    touches.set(symbol, touchOf(q.data.nbbo));
   };
   for (const symbol of scenario.symbols) await readTouch(symbol);
 

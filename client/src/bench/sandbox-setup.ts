@@ -1,5 +1,6 @@
 import { ok } from '../errors.ts';
 import type { components, ServiceClient } from '../index.ts';
+import { midOf, touchOf } from './runner.ts';
 import type { Scenario } from './scenario.ts';
 
 /** Inventory each venue holds of each symbol's base asset after setup, in USD at the mid. */
@@ -18,8 +19,7 @@ export async function prepareSandbox(client: ServiceClient, scenario: Scenario):
   for (const symbol of scenario.symbols) {
     const info = listed.find((s) => s.symbol === symbol && s.instrument_type === 'spot');
     if (info === undefined) continue;
-    const { bid, ask } = ok(await client.GET('/v1/quotes/{symbol}', { params: { path: { symbol } } })).nbbo;
-    const mid_1e9 = (BigInt(bid.toFixed(9).replace('.', '')) + BigInt(ask.toFixed(9).replace('.', ''))) / 2n;
+    const mid_1e9 = midOf(touchOf(ok(await client.GET('/v1/quotes/{symbol}', { params: { path: { symbol } } })).nbbo));
     if (mid_1e9 <= 0n) continue;
     const qty_1e8 = (BASE_INVENTORY_USD * 1_000_000_000n * 100_000_000n) / mid_1e9;
     // The endpoint takes decimal units; 8 places print exactly from a double of that size.

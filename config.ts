@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseCredentialsKey } from './storage/crypto.ts';
 import { liveVenuesFromEnv, type VenueEndpoints } from './actors/edge/live/endpoints.ts';
 import type { VenueId } from './domain/market.ts';
+import { regionFromEnv, type RegionConfig } from './actors/region-link/config.ts';
 
 /** Runtime configuration from the environment; the README lists every variable and default. */
 export interface ServiceConfig {
@@ -39,6 +40,8 @@ export interface ServiceConfig {
   simAccountUsd?: number;
   /** Venues on their real adapter instead of the simulator (`LIVE_VENUES`), with the URLs they are reached at (docs/live-venues.md). */
   liveVenues?: { venue: VenueId; endpoints: VenueEndpoints }[];
+  /** This node among several joined over NATS (`NATS_URL`, `REGION`, `LOCAL_VENUES`; docs/regions.md); unset: one node. */
+  region?: RegionConfig | undefined;
   /** A live prediction venue's catalog is read this often, ms (`LIVE_CATALOG_MS`, default 30 s). */
   liveCatalogMs?: number;
   /** Trading markets whose books a live prediction edge streams unasked, by volume (`LIVE_FOLLOW_MAX`, default 200). */
@@ -116,6 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     maxOrderNotionalUsd: integer('MAX_ORDER_NOTIONAL_USD', 1_000_000, 1, 1_000_000_000_000),
     simAccountUsd: integer('SIM_ACCOUNT_USD', 100_000, 0, 1_000_000_000_000),
     liveVenues: liveVenuesFromEnv(env),
+    region: regionFromEnv(env),
     liveCatalogMs: integer('LIVE_CATALOG_MS', 30_000, 1_000, 3_600_000),
     liveFollowMax: integer('LIVE_FOLLOW_MAX', 200, 0, 10_000),
     algo: {

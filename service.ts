@@ -33,6 +33,13 @@ import { privateTopic } from './gateway/ws/channels.ts';
 import { TcaAggregates } from './execution/analytics/tca-aggregates.ts';
 import { AlertBook } from './execution/alerts/alert-book.ts';
 import { alertSources } from './gateway/market/alert-sources.ts';
+import { RegionLink } from './actors/region-link/link.ts';
+import type { RegionConfig } from './actors/region-link/config.ts';
+
+/** What every worker reads to know which edges run here and which are another region's (actors/edge/live/select.ts). */
+function regionSettings(region: RegionConfig | undefined): Record<string, string> {
+  return region === undefined ? {} : { region: region.region, natsUrls: region.natsUrls.join(','), localVenues: region.localVenues.join(',') };
+}
 
 export interface Service {
   readonly port: number;
@@ -85,6 +92,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     redeemCreditDelayMs: config.redeemCreditDelayMs ?? 60_000,
     walletProvisionMs: config.walletProvisionMs ?? 5_000,
     liveVenues: (config.liveVenues ?? []).map((v) => v.venue),
+    ...(config.region !== undefined ? { region: { name: config.region.region, localVenues: config.region.localVenues } } : {}),
   };
 
   const algo = config.algo ?? DEFAULT_ALGO;
@@ -109,10 +117,11 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       predictionStats: market.predictionStats,
       halt: haltFlag,
       algoWatch,
-      // Live edges open their clients' sealed venue credentials themselves: only then is the key shared.
-      ...(liveVenues.length > 0 ? { credentialsKey: storage.credentialsKeyForWorkers() } : {}),
+      // Live edges open their clients' sealed venue credentials themselves: only then is the key
+      // shared (a remote edge is a live edge whose venue is another region's node).
+      ...(liveVenues.length > 0 || config.region !== undefined ? { credentialsKey: storage.credentialsKeyForWorkers() } : {}),
     },
-    settings: { liveVenues: liveVenues.map((v) => v.venue).join(','), liveCatalogMs: config.liveCatalogMs ?? 30_000, liveFollowMax: config.liveFollowMax ?? 200, liveEndpoints: JSON.stringify(Object.fromEntries(liveVenues.map((v) => [v.venue, v.endpoints]))), algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', maxOrderNotionalUsd1e9: execution.maxOrderNotionalUsd1e9, simAccountUsd: execution.simAccountUsd, redeemCreditDelayMs: execution.redeemCreditDelayMs, walletProvisionMs: execution.walletProvisionMs },
+    settings: { liveVenues: liveVenues.map((v) => v.venue).join(','), liveCatalogMs: config.liveCatalogMs ?? 30_000, liveFollowMax: config.liveFollowMax ?? 200, liveEndpoints: JSON.stringify(Object.fromEntries(liveVenues.map((v) => [v.venue, v.endpoints]))), algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', maxOrderNotionalUsd1e9: execution.maxOrderNotionalUsd1e9, simAccountUsd: execution.simAccountUsd, redeemCreditDelayMs: execution.redeemCreditDelayMs, walletProvisionMs: execution.walletProvisionMs, ...regionSettings(config.region) },
   });
   const endpoint = topology.endpoint;
 
@@ -204,6 +213,9 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // Every stored key of a live venue is probed again (the probes live in memory).
   for (const { venue } of liveVenues) for (const client of clientsWithCredentials(storage.db, venue, 'live')) void credentialProbes.probe(client, 'live', venue);
   topology.startActor(FAIR_ACTOR);
+  // Among regions: this node's edges published for the others (theirs are followed by the remote edges just started).
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log);
+  await regionLink?.start();
   for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();
   gateway.fundingFeed.start();
@@ -228,6 +240,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       prediction.stop();
       tape.stop();
       quotes.stop();
+      await regionLink?.stop();
       await routers.drain();
       await topology.stop();
       await tcaAggregates.durable();

@@ -8,6 +8,8 @@ import { simEdge } from './edge/sim/catalog.ts';
 import { dexChainActor } from './dex-chain/actor.ts';
 import { liveEdgeOf, selectedEdge } from './edge/live/select.ts';
 import { livePredictionEdgeOf } from './prediction-edge/live-actor.ts';
+import { LiveEdgeActor } from './edge/live/actor.ts';
+import { RegionVenue } from './region-link/region-venue.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));
@@ -15,13 +17,14 @@ function venueEdge(key: string) {
   // A venue in LIVE_VENUES gets its real adapter where one is built (edge/live/select.ts).
   return spec.instrument_type === 'prediction'
     ? selectedEdge(spec, () => predictionEdgeActor(spec), livePredictionEdgeOf(spec))
-    : selectedEdge(spec, () => edgeActor(key), liveEdgeOf(spec));
+    : selectedEdge(spec, () => edgeActor(key), liveEdgeOf(spec), (region, log) => new LiveEdgeActor(spec, new RegionVenue(spec, region, log)));
 }
 
 /**
  * Actor kinds by key prefix. Every worker loads this module.
  *
- *   edge:<edge_id>          a venue edge (simulated venue, or its real adapter with LIVE_VENUES); the
+ *   edge:<edge_id>          a venue edge (simulated venue, its real adapter with LIVE_VENUES, or
+ *                           another region's node when the venue is not in LOCAL_VENUES); the
  *                           prediction venues' edges are their own actor (prediction-edge/)
  *   book:<symbol>[:perp]    a consolidated book
  *   fair:all                fair prices of every underlying

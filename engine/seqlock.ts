@@ -36,6 +36,11 @@ export class SeqlockWords {
     Atomics.store(this.seq, i, Atomics.load(this.seq, i) + 1);
   }
 
+  /** The slot's sequence now: it moves on every write, so an unchanged one means nothing to copy. */
+  sequence(base: number): number {
+    return Atomics.load(this.seq, base * 2);
+  }
+
   /**
    * A consistent copy of the slot at `base` by `copier`: true when taken, false when the slot
    * was never written or no consistent copy could be taken in a few tries (practically never).

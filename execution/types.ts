@@ -65,6 +65,8 @@ export interface ExecutionConfig {
   walletProvisionMs: number;
   /** Venues on their real adapter (`LIVE_VENUES`): their accounts are the venue's balances, never simulated ones. */
   liveVenues?: readonly string[];
+  /** This node's region among several (`REGION` with `NATS_URL`, docs/regions.md); absent on a single node. */
+  region?: { name: string; localVenues: readonly string[] };
 }
 
 export type ExecutionChannel = 'orders' | 'fills' | 'routing' | 'tca' | 'funding' | 'margin';

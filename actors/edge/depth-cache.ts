@@ -201,6 +201,11 @@ export class DepthTop implements SlotCopier {
     this.asks = { count: 0, px: new Float64Array(levels), qty: new Float64Array(levels) };
   }
 
+  /** The slot's write sequence: unchanged since the last read, nothing to copy. */
+  version(slot: number): number {
+    return this.cache.sequence(slotWord(slot));
+  }
+
   /** False when the slot was never written (the edge does not stream that symbol yet). */
   read(slot: number): boolean {
     return this.cache.read(slotWord(slot), this);

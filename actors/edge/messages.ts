@@ -79,6 +79,10 @@ export interface EdgeStatus {
   symbols: { symbol: string; instrument_type: 'spot' | 'perp' | 'prediction' }[];
   last_seen_ms: number;
   region: string;
+  /** reached through another region's node (docs/regions.md); absent for a local edge */
+  remote?: boolean;
+  /** a remote edge's data age here, transit included, ms */
+  age_ms?: number;
   supports_algo_runtime: boolean;
   stats: { levels: number; trades: number; disconnects: number; stale: boolean };
 }

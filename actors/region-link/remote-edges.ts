@@ -21,6 +21,8 @@ export interface EdgeStatusMessage {
   supports_algo_runtime: boolean;
   /** how old the edge's newest venue data was at sending, ms, by the sender's clock */
   data_age_ms: number;
+  /** the edge's one-way latency to its venue, ms, as its node knows it */
+  latency_ms: number;
   /** the sender's count of statuses for this edge: a late, older one never replaces a newer */
   seq: number;
 }
@@ -36,6 +38,8 @@ export interface RemoteEdgeView {
   supports_algo_runtime: boolean;
   /** the edge's data age here: at sending, plus since arrival, plus half the round trip */
   age_ms: number;
+  /** an order's one-way time from here to the venue: the edge's own latency plus half the round trip to its node */
+  latency_ms: number;
   transit_measured: boolean;
 }
 
@@ -91,6 +95,7 @@ export class RemoteEdges {
           symbol_count: s.symbols.length,
           supports_algo_runtime: s.supports_algo_runtime,
           age_ms: Math.round(Math.max(0, s.data_age_ms) + sinceArrival + (rtt === undefined ? 0 : rtt / 2)),
+          latency_ms: Math.max(0, s.latency_ms) + (rtt === undefined ? 0 : rtt / 2),
           transit_measured: rtt !== undefined,
         };
       })

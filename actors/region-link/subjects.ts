@@ -20,17 +20,29 @@ export function decodeToken(token: string): string {
   return token.replace(/%([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** An edge's status (connected, symbols, last seen), published by the node that runs it. */
-export const edgeStatusSubject = (region: string, venue: string): string => `${PREFIX}.edge.${subjectToken(region)}.${subjectToken(venue)}.status`;
+/** An edge's status (connected, symbols, data age), published by the node that runs it. */
+export const edgeStatusSubject = (region: string, edgeId: string): string => `${PREFIX}.edge.${subjectToken(region)}.${subjectToken(edgeId)}.status`;
 
-/** A venue's book updates for one symbol, from the node that runs its edge. */
-export const bookSubject = (venue: string, symbol: string): string => `${PREFIX}.book.${subjectToken(venue)}.${subjectToken(symbol)}`;
+/** One edge's statuses from whichever region runs it. */
+export const anyRegionEdgeStatusSubject = (edgeId: string): string => `${PREFIX}.edge.*.${subjectToken(edgeId)}.status`;
 
-/** Every book update of a venue: what a consolidating node subscribes to. */
-export const venueBooksSubject = (venue: string): string => `${PREFIX}.book.${subjectToken(venue)}.>`;
+/**
+ * An edge's book updates for one symbol, from the node that runs the edge. By edge, not venue:
+ * a venue's spot and perpetual books share the canonical symbol (`BTC-USDT`).
+ */
+export const bookSubject = (edgeId: string, symbol: string): string => `${PREFIX}.book.${subjectToken(edgeId)}.${subjectToken(symbol)}`;
+
+/** Every book update of an edge: what a consolidating node subscribes to. */
+export const edgeBooksSubject = (edgeId: string): string => `${PREFIX}.book.${subjectToken(edgeId)}.>`;
+
+/** Request/reply: the book of one of the edge's symbols now, at its delta number (the payload names the symbol). */
+export const bookSnapshotSubject = (edgeId: string): string => `${PREFIX}.booksnap.${subjectToken(edgeId)}`;
+
+/** Request/reply: a node answers at once, so another measures the round trip to its region. */
+export const pingSubject = (region: string): string => `${PREFIX}.ping.${subjectToken(region)}`;
 
 /** A child order for a venue's edge, by request/reply to the node that runs it. */
-export const childOrderSubject = (region: string, venue: string): string => `${PREFIX}.child.${subjectToken(region)}.${subjectToken(venue)}`;
+export const childOrderSubject = (region: string, edgeId: string): string => `${PREFIX}.child.${subjectToken(region)}.${subjectToken(edgeId)}`;
 
 /** Order and fill events of orders homed in `region`, replicated for the global reads. */
 export const orderEventSubject = (region: string, kind: 'order' | 'fill'): string => `${PREFIX}.orders.${subjectToken(region)}.${kind}`;

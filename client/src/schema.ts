@@ -3801,6 +3801,10 @@ export interface components {
             last_seen_ms: number;
             supports_algo_runtime: boolean;
             region: string | null;
+            /** @description true when reached through a peer node in another region (NATS, docs/regions.md); omitted for local edges */
+            remote?: boolean | null;
+            /** @description a remote edge: how old its data is here, the transit between regions included */
+            age_ms?: number;
             venue: string;
             instrument_type: string;
         };

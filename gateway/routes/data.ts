@@ -205,7 +205,7 @@ export function dataRoutes(ctx: GatewayContext): RouteSpec[] {
             connected,
             missing,
             unexpected,
-            edges: statuses.map((s) => ({ edge_id: s.edge_id, venue: s.venue, connected: s.connected, remote: false, region: s.region })),
+            edges: statuses.map((s) => ({ edge_id: s.edge_id, venue: s.venue, connected: s.connected, remote: s.remote === true, region: s.region })),
           },
         };
       },

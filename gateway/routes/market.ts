@@ -20,6 +20,8 @@ const EdgeStatusSchema = Type.Object(
     last_seen_ms: Type.Integer({ minimum: 0 }),
     supports_algo_runtime: Type.Boolean(),
     region: Type.Union([Type.String(), Type.Null()]),
+    remote: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'true when reached through a peer node in another region (NATS, docs/regions.md); omitted for local edges' })),
+    age_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'a remote edge: how old its data is here, the transit between regions included' })),
     venue: Type.String(),
     instrument_type: Type.String(),
   },
@@ -68,9 +70,13 @@ const FeesQuery = Type.Object({
 const tags = ['market data'];
 const STATUS_TIMEOUT_MS = 1_000;
 
-/** Asks every edge for its status; an edge that does not answer is reported disconnected. */
+/**
+ * Asks every edge for its status; an edge that does not answer is reported disconnected. Among
+ * regions a local edge is in this node's region, and a remote edge says which it is in.
+ */
 export async function edgeStatuses(ctx: GatewayContext): Promise<Omit<EdgeStatus, 'stats'>[]> {
-  return Promise.all(
+  const here = ctx.executionConfig.region?.name;
+  const statuses = await Promise.all(
     EDGES.map(async (spec) => {
       try {
         const { stats: _stats, ...status } = await ctx.topology.endpoint.ask<EdgeStatus>(
@@ -94,6 +100,7 @@ export async function edgeStatuses(ctx: GatewayContext): Promise<Omit<EdgeStatus
       }
     }),
   );
+  return here === undefined ? statuses : statuses.map((s) => (s.remote === true ? s : { ...s, region: here }));
 }
 
 export function marketRoutes(ctx: GatewayContext): RouteSpec[] {

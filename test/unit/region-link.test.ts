@@ -40,8 +40,8 @@ describe('region link: settings and subjects', () => {
   it('encodes any symbol as one token, reversibly and injectively', () => {
     assert.equal(subjectToken('BTC-USDT'), 'BTC-USDT', 'a plain symbol reads as itself');
     assert.equal(subjectToken('KXCPI-26DEC-T3.0:YES'), 'KXCPI-26DEC-T3%2E0:YES');
-    assert.equal(bookSubject('kalshi', 'KXCPI-26DEC-T3.0:YES'), 'seq.book.kalshi.KXCPI-26DEC-T3%2E0:YES');
-    assert.equal(edgeStatusSubject('eu', 'kraken'), 'seq.edge.eu.kraken.status');
+    assert.equal(bookSubject('venue-edge-kalshi', 'KXCPI-26DEC-T3.0:YES'), 'seq.book.venue-edge-kalshi.KXCPI-26DEC-T3%2E0:YES');
+    assert.equal(edgeStatusSubject('eu', 'venue-edge-kraken'), 'seq.edge.eu.venue-edge-kraken.status');
     assert.ok(LIFECYCLE_STREAM.subjects[0]!.startsWith('seq.lifecycle.'));
     fc.assert(
       fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), (a, b) => {

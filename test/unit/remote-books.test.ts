@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { RemoteBookSync, type RemoteBookMessage } from '../../actors/region-link/remote-books.ts';
+import { PublishedBook, RemoteBookSync, type RemoteBookMessage } from '../../actors/region-link/remote-books.ts';
 
 type Book = [Map<number, number>, Map<number, number>];
 
@@ -82,6 +82,46 @@ describe('remote books over a lossy hop', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('the publisher’s deltas bring a replica to its top levels exactly, whatever the books do', () => {
+    // A side: distinct prices with sizes, best first (bids descending, asks ascending).
+    const side = (bid: boolean) =>
+      fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 12 }).chain((prices) =>
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: prices.length, maxLength: prices.length }).map((sizes) => {
+          const order = prices.map((p, i) => [p * 1_000, sizes[i]! * 100] as const).sort((a, b) => (bid ? b[0] - a[0] : a[0] - b[0]));
+          return { px: Float64Array.from(order.map((l) => l[0])), qty: Float64Array.from(order.map((l) => l[1])), count: order.length };
+        }),
+      );
+    const LEVELS = 8;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(side(true), side(false)), { minLength: 1, maxLength: 30 }), (frames) => {
+        const publisher = new PublishedBook(LEVELS);
+        const sync = new RemoteBookSync();
+        const replica: Book = [new Map(), new Map()];
+        for (const m of sync.onMessage(publisher.snapshot('kraken', 'BTC-USD')).apply) applyTo(replica, m);
+        let lastSeq = 0;
+        for (const [bids, asks] of frames) {
+          const d = publisher.update(bids, asks, 1);
+          const expected: Book = [new Map(), new Map()];
+          for (let i = 0; i < Math.min(bids.count, LEVELS); i++) expected[0].set(bids.px[i]!, bids.qty[i]!);
+          for (let i = 0; i < Math.min(asks.count, LEVELS); i++) expected[1].set(asks.px[i]!, asks.qty[i]!);
+          if (d === undefined) {
+            assert.ok(same(replica, expected), 'no delta only when nothing in the top levels changed');
+            continue;
+          }
+          assert.equal(d.seq, ++lastSeq, 'deltas are numbered 1, 2, 3...');
+          const step = sync.onMessage({ k: 'delta', venue: 'kraken', symbol: 'BTC-USD', seq: d.seq, ts_ns: 1, levels: d.levels });
+          for (const m of step.apply) applyTo(replica, m);
+          assert.ok(same(replica, expected), 'the replica is the publisher’s top levels');
+          // A snapshot asked for now says the same.
+          const again: Book = [new Map(), new Map()];
+          applyTo(again, publisher.snapshot('kraken', 'BTC-USD'));
+          assert.ok(same(again, expected));
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 });

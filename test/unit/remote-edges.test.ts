@@ -18,6 +18,7 @@ const status = (over: Partial<EdgeStatusMessage> = {}): EdgeStatusMessage => ({
   symbols: [{ symbol: 'BTC-USD', instrument_type: 'spot' }],
   supports_algo_runtime: true,
   data_age_ms: 12,
+  latency_ms: 3,
   seq: 1,
   ...over,
 });
@@ -29,7 +30,7 @@ describe('remote edges', () => {
     assert.equal(edges.apply(status({ region: 'na', edge_id: 'venue-edge-coinbase', venue: 'coinbase' }), 1_000), false);
     const [kraken, ...rest] = edges.list(1_000);
     assert.deepEqual(rest, []);
-    assert.deepEqual(kraken, { edge_id: 'venue-edge-kraken', venue: 'kraken', region: 'eu', remote: true, connected: true, symbols: [{ symbol: 'BTC-USD', instrument_type: 'spot' }], symbol_count: 1, supports_algo_runtime: true, age_ms: 12, transit_measured: false });
+    assert.deepEqual(kraken, { edge_id: 'venue-edge-kraken', venue: 'kraken', region: 'eu', remote: true, connected: true, symbols: [{ symbol: 'BTC-USD', instrument_type: 'spot' }], symbol_count: 1, supports_algo_runtime: true, age_ms: 12, latency_ms: 3, transit_measured: false });
   });
 
   it('keeps the newest status: a late, older one changes nothing', () => {
@@ -57,6 +58,7 @@ describe('remote edges', () => {
     const after = edges.list(5_030)[0]!;
     assert.equal(after.age_ms, 90);
     assert.equal(after.transit_measured, true);
+    assert.equal(after.latency_ms, 3 + 40, 'an order reaches the venue after the edge’s own latency and half the round trip');
     edges.recordRoundTrip('eu', 180);
     assert.equal(edges.roundTrip('eu'), 100, 'a slow ping moves the average a fifth of the way');
   });

@@ -104,6 +104,9 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
     this.heartbeat = setInterval(() => {
       const now = Date.now();
       if (this.venue.stats().connected) this.depth?.heartbeat(now);
+      // A venue behind another region's node is as far as measured (its edge's latency plus half the round trip).
+      const remote = this.venue.remote?.();
+      if (remote !== undefined) this.depth?.latency(remote.latency_ms);
       if (halt !== undefined) this.desk!.watchHalt(Atomics.load(halt, 0) === 1, this.listedSymbols);
     }, HEARTBEAT_MS);
     ctx.log.info({ edge: this.spec.edge_id, venue: this.spec.venue }, 'live venue edge started');
@@ -303,6 +306,7 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
   private status(): EdgeStatus {
     const stats = this.venue.stats();
     const symbols = [...this.whole];
+    const remote = this.venue.remote?.();
     return {
       edge_id: this.spec.edge_id,
       venue: this.spec.venue,
@@ -312,7 +316,8 @@ export class LiveEdgeActor implements Actor<EdgeMessage>, MarketSink {
       symbol_count: symbols.length,
       symbols: symbols.map((symbol) => ({ symbol, instrument_type: this.spec.instrument_type })),
       last_seen_ms: this.lastSeenMs,
-      region: this.spec.region,
+      region: remote?.region ?? this.spec.region,
+      ...(remote !== undefined ? { remote: true, ...(remote.age_ms !== undefined ? { age_ms: remote.age_ms } : {}) } : {}),
       supports_algo_runtime: this.spec.supports_algo_runtime,
       stats: { levels: stats.updates, trades: 0, disconnects: stats.disconnects + stats.resyncs, stale: !stats.connected },
     };

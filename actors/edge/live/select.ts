@@ -1,4 +1,4 @@
-import type { Actor } from '../../../engine/actor.ts';
+import type { Actor, ActorContext } from '../../../engine/actor.ts';
 import type { VenueId } from '../../../domain/market.ts';
 import type { EdgeMessage } from '../messages.ts';
 import type { SimEdgeSpec } from '../sim/catalog.ts';
@@ -48,18 +48,36 @@ export function liveEdgeOf(spec: SimEdgeSpec): (endpoints: VenueEndpoints) => Ac
   };
 }
 
+/** A node among regions (`NATS_URL`, docs/regions.md): this node's region, the servers, and whether it runs the venue's edge. */
+export interface EdgeRegion {
+  localRegion: string;
+  natsUrls: string[];
+}
+
+/** The node's region settings when the venue's edge runs on another node, else undefined (one node, or a local venue). */
+export function remoteRegionOf(settings: Readonly<Record<string, string | number | boolean>>, venue: string): EdgeRegion | undefined {
+  const region = String(settings['region'] ?? '');
+  if (region === '') return undefined;
+  const local = String(settings['localVenues'] ?? '').split(',');
+  return local.includes(venue) ? undefined : { localRegion: region, natsUrls: String(settings['natsUrls'] ?? '').split(',') };
+}
+
 /**
- * An edge that becomes live or simulated when it starts: the registry makes actors from their
- * key alone, and which venues are live is a setting (`LIVE_VENUES`) read from the context. One
- * extra call per message.
+ * An edge that becomes live, remote or simulated when it starts: the registry makes actors from
+ * their key alone, and which venues are live (`LIVE_VENUES`) or run on another region's node
+ * (`LOCAL_VENUES` with `NATS_URL`) are settings read from the context. One extra call per message.
  */
-export function selectedEdge<M>(spec: SimEdgeSpec, simulated: () => Actor<M>, live: (endpoints: VenueEndpoints) => Actor<M> | undefined): Actor<M> {
+export function selectedEdge<M>(spec: SimEdgeSpec, simulated: () => Actor<M>, live: (endpoints: VenueEndpoints) => Actor<M> | undefined, remote?: (region: EdgeRegion, log: ActorContext['log']) => Actor<M>): Actor<M> {
   let inner: Actor<M> | undefined;
   return {
     onStart(ctx) {
       const { settings } = ctx.environment;
       const venues = String(settings['liveVenues'] ?? '').split(',');
-      if (venues.includes(spec.venue)) {
+      const region = remoteRegionOf(settings, spec.venue);
+      if (region !== undefined) {
+        if (remote !== undefined) inner = remote(region, ctx.log);
+        else ctx.log.warn({ edge: spec.edge_id }, `a ${spec.instrument_type} edge is not followed across regions yet: it runs here too`);
+      } else if (venues.includes(spec.venue)) {
         const endpoints = (JSON.parse(String(settings['liveEndpoints'] ?? '{}')) as Partial<Record<VenueId, VenueEndpoints>>)[spec.venue];
         inner = endpoints === undefined ? undefined : live(endpoints);
         if (inner === undefined) ctx.log.warn({ edge: spec.edge_id }, `no live adapter for this ${spec.instrument_type} edge yet: it stays simulated`);

@@ -126,6 +126,15 @@ export interface MarketSink {
   onBookBroken(symbol: string, reason: string): void;
 }
 
+/** Where a venue reached through another region's node is (`actors/region-link/region-venue.ts`). */
+export interface RemoteOrigin {
+  region: string;
+  /** the data's age here, transit included, ms; undefined before the first status */
+  age_ms: number | undefined;
+  /** an order's one-way time to the venue from here, ms: the edge's own latency plus half the round trip to its node */
+  latency_ms: number;
+}
+
 export interface LiveVenue {
   readonly venue: VenueId;
   /** Instruments (rules into the adapter's catalog) and streams for the symbols subscribed so far. */
@@ -161,6 +170,8 @@ export interface LiveVenue {
   funding?(symbols: readonly string[]): Promise<FundingInfo[]>;
   /** A perp venue's settled funding of `symbol` at the instants in [from_ns, to_ns], ascending; rejects when the venue could not be read. */
   fundingHistory?(symbol: string, from_ns: number, to_ns: number): Promise<FundingPoint[]>;
+  /** A venue reached through another region's node: where, and how far; absent for a venue reached directly. */
+  remote?(): RemoteOrigin | undefined;
 }
 
 /** The order half every live venue shares, spot, perp or prediction (`orders.ts` `LiveOrders` drives it). */

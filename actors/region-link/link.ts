@@ -1,0 +1,169 @@
+import { pack, unpack } from 'msgpackr';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '../../engine/actor.ts';
+import { EDGES } from '../../domain/venues.ts';
+import { DEPTH_LEVELS, DepthCacheReader, DepthTop, depthSlot } from '../edge/depth-cache.ts';
+import type { EdgeMessage, EdgeStatus } from '../edge/messages.ts';
+import { books, edgeKey } from '../market/directory.ts';
+import type { RegionConfig } from './config.ts';
+import { joinNats, leaveNats } from './connection.ts';
+import { ensureStreams } from './jetstream.ts';
+import type { PublishedBookMessage } from './region-venue.ts';
+import { PublishedBook } from './remote-books.ts';
+import type { EdgeStatusMessage } from './remote-edges.ts';
+import { bookSnapshotSubject, bookSubject, edgeStatusSubject, pingSubject } from './subjects.ts';
+
+/** How often local books are read for changes: the edges publish in 10 ms batches. */
+const BOOK_POLL_MS = 10;
+/** Every local edge's status goes out this often, and at once when its feed goes up or down. */
+const STATUS_MS = 1_000;
+const STATUS_ASK_MS = 1_000;
+
+interface Published {
+  edge_id: string;
+  venue: string;
+  symbol: string;
+  slot: number;
+  subject: string;
+  book: PublishedBook;
+  /** the depth slot's write sequence last read */
+  version: number;
+  connected: boolean;
+}
+
+/** What the link asks of the engine: the local edges' statuses. */
+export interface EdgeAsker {
+  ask<R = unknown>(to: string, message: unknown, timeoutMs?: number): Promise<R>;
+}
+
+/**
+ * This node's side of the regions, on the gateway thread: it joins the NATS servers, makes sure
+ * the shared streams exist, and publishes what its local edges see for the other nodes, whose
+ * remote edges (`region-venue.ts`) follow it. Books go as numbered deltas read from the depth
+ * cache (what the router here routes on, so every node sees the same top 50 levels), answered
+ * with a snapshot on request; statuses every second and when a feed goes up or down; pings
+ * answered at once so other nodes measure their round trip here.
+ */
+export class RegionLink {
+  private readonly published: Published[] = [];
+  private readonly byEdgeSymbol = new Map<string, Published>();
+  private readonly top: DepthTop;
+  private readonly latency: DepthCacheReader;
+  private readonly localEdges: typeof EDGES;
+  /** this run: a restarted node numbers its deltas from 1 again, and a follower must know */
+  private readonly epoch = Date.now() * 1024 + Math.floor(Math.random() * 1024);
+  private readonly statusSeq = new Map<string, number>();
+  private timers: NodeJS.Timeout[] = [];
+  private nc: NatsConnection | undefined;
+  private closed = false;
+
+  constructor(
+    readonly config: RegionConfig,
+    depth: SharedArrayBuffer,
+    private readonly edges: EdgeAsker,
+    private readonly log: Logger,
+  ) {
+    this.top = new DepthTop(depth, DEPTH_LEVELS);
+    this.latency = new DepthCacheReader(depth);
+    this.localEdges = EDGES.filter((e) => config.localVenues.includes(e.venue));
+    const local = new Set(this.localEdges.map((e) => e.edge_id));
+    for (const entry of books()) {
+      entry.edges.forEach((edge_id, i) => {
+        if (!local.has(edge_id)) return;
+        const p: Published = { edge_id, venue: entry.venues[i]!, symbol: entry.symbol, slot: depthSlot(entry, i), subject: bookSubject(edge_id, entry.symbol), book: new PublishedBook(DEPTH_LEVELS), version: -1, connected: false };
+        this.published.push(p);
+        this.byEdgeSymbol.set(`${edge_id}|${entry.symbol}`, p);
+      });
+    }
+  }
+
+  /** Joins the servers (waiting for one to answer) and starts publishing. */
+  async start(): Promise<void> {
+    const nc = await joinNats(this.config.natsUrls, `seq-${this.config.region}`);
+    this.nc = nc;
+    // Every server keeps a copy when there are three: one lost changes nothing (docs/regions.md).
+    await ensureStreams(nc, Math.min(3, this.config.natsUrls.length));
+    nc.subscribe(pingSubject(this.config.region), { callback: (_err, msg) => void msg.respond() });
+    for (const edge of this.localEdges) {
+      nc.subscribe(bookSnapshotSubject(edge.edge_id), {
+        callback: (err, msg) => {
+          if (err === null) this.answerSnapshot(edge.edge_id, msg);
+        },
+      });
+    }
+    this.timers.push(setInterval(() => this.publishBooks(), BOOK_POLL_MS));
+    this.timers.push(setInterval(() => void this.publishStatuses(), STATUS_MS));
+    this.log.info({ region: this.config.region, local_venues: this.config.localVenues, servers: this.config.natsUrls }, 'joined the regions over NATS');
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    if (this.nc !== undefined) leaveNats(this.config.natsUrls);
+  }
+
+  private publishBooks(): void {
+    const nc = this.nc!;
+    const changedFeeds = new Set<string>();
+    for (const p of this.published) {
+      const version = this.top.version(p.slot);
+      if (version === p.version || (version & 1) === 1) continue;
+      if (!this.top.read(p.slot)) continue;
+      p.version = version;
+      if (this.top.connected !== p.connected) {
+        p.connected = this.top.connected;
+        changedFeeds.add(p.edge_id);
+      }
+      // A feed that is down publishes an empty book: another node must not route on levels it no longer has.
+      if (!this.top.connected) this.top.bids.count = this.top.asks.count = 0;
+      const delta = p.book.update(this.top.bids, this.top.asks, this.top.ts_ns);
+      if (delta === undefined) continue;
+      const message: PublishedBookMessage = { k: 'delta', venue: p.venue, symbol: p.symbol, seq: delta.seq, ts_ns: this.top.ts_ns, levels: delta.levels, epoch: this.epoch };
+      nc.publish(p.subject, pack(message));
+    }
+    for (const edge_id of changedFeeds) void this.publishStatus(edge_id);
+  }
+
+  private answerSnapshot(edge_id: string, msg: Msg): void {
+    let symbol: unknown;
+    try {
+      symbol = (unpack(msg.data) as { symbol?: unknown } | null)?.symbol;
+    } catch {
+      symbol = undefined;
+    }
+    const p = typeof symbol === 'string' ? this.byEdgeSymbol.get(`${edge_id}|${symbol}`) : undefined;
+    msg.respond(pack(p === undefined ? null : ({ ...p.book.snapshot(p.venue, p.symbol), epoch: this.epoch } satisfies PublishedBookMessage)));
+  }
+
+  private publishStatuses(): Promise<unknown> {
+    return Promise.all(this.localEdges.map((e) => this.publishStatus(e.edge_id)));
+  }
+
+  private async publishStatus(edge_id: string): Promise<void> {
+    const edge = this.localEdges.find((e) => e.edge_id === edge_id)!;
+    let status: EdgeStatus | undefined;
+    try {
+      status = await this.edges.ask<EdgeStatus>(edgeKey(edge_id), { t: 'Status' } satisfies EdgeMessage, STATUS_ASK_MS);
+    } catch {
+      status = undefined;
+    }
+    if (this.closed || this.nc === undefined || this.nc.isClosed()) return;
+    const now = Date.now();
+    const seq = (this.statusSeq.get(edge_id) ?? 0) + 1;
+    this.statusSeq.set(edge_id, seq);
+    const message: EdgeStatusMessage = {
+      v: 1,
+      region: this.config.region,
+      edge_id,
+      venue: edge.venue,
+      connected: status?.connected ?? false,
+      symbols: status?.symbols ?? [],
+      supports_algo_runtime: edge.supports_algo_runtime,
+      data_age_ms: status === undefined || status.last_seen_ms <= 0 ? 0 : Math.max(0, now - status.last_seen_ms),
+      latency_ms: this.latency.latencyMs(edge_id),
+      seq,
+    };
+    this.nc.publish(edgeStatusSubject(this.config.region, edge_id), pack(message));
+  }
+}

@@ -34,6 +34,7 @@ import { TcaAggregates } from './execution/analytics/tca-aggregates.ts';
 import { AlertBook } from './execution/alerts/alert-book.ts';
 import { alertSources } from './gateway/market/alert-sources.ts';
 import { RegionLink } from './actors/region-link/link.ts';
+import { RELAYED_FILL_TOPIC } from './actors/region-link/relay-actor.ts';
 import type { RegionConfig } from './actors/region-link/config.ts';
 
 /** What every worker reads to know which edges run here and which are another region's (actors/edge/live/select.ts). */
@@ -167,6 +168,9 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // 6. The gateway: HTTP, WebSocket, SSE.
   const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, credentialProbes, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts });
 
+  // Among regions (docs/regions.md): started once the edges are.
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log);
+
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
   endpoint.onPublish(
@@ -176,6 +180,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       .on(ORDER_EVENTS_TOPIC, (event) => gateway.orderEvents.publish(event))
       .on(ROUTER_UP_TOPIC, (key) => routers.noteRouter(key))
       .on(DEPLOYMENT_EVENTS_TOPIC, (event) => deployments.onEvent(event))
+      .on(RELAYED_FILL_TOPIC, (fill) => regionLink?.onRelayedFill(fill))
       .otherwise((channel, payload) => gateway.broadcast(channel, payload)).handle,
   );
   // A router learns of its client's credentials once the row is durable, and opens the
@@ -214,7 +219,6 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   for (const { venue } of liveVenues) for (const client of clientsWithCredentials(storage.db, venue, 'live')) void credentialProbes.probe(client, 'live', venue);
   topology.startActor(FAIR_ACTOR);
   // Among regions: this node's edges published for the others (theirs are followed by the remote edges just started).
-  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log);
   await regionLink?.start();
   for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();

@@ -10,6 +10,7 @@ import { liveEdgeOf, selectedEdge } from './edge/live/select.ts';
 import { livePredictionEdgeOf } from './prediction-edge/live-actor.ts';
 import { LiveEdgeActor } from './edge/live/actor.ts';
 import { RegionVenue } from './region-link/region-venue.ts';
+import { relayActor } from './region-link/relay-actor.ts';
 
 function venueEdge(key: string) {
   const spec = simEdge(key.slice('edge:'.length));
@@ -30,6 +31,7 @@ function venueEdge(key: string) {
  *   fair:all                fair prices of every underlying
  *   dex:<chain>             a simulated chain's DEX pools (dex-chain/)
  *   probe:<name>            diagnostics
+ *   relay:<region>|<router> maker fills of a child run here for another region's order (region-link/)
  */
 export const registry: ActorRegistry = {
   edge: venueEdge,
@@ -37,4 +39,5 @@ export const registry: ActorRegistry = {
   fair: fairPriceActor,
   dex: dexChainActor,
   probe: probeActor,
+  relay: relayActor,
 };

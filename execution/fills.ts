@@ -6,12 +6,13 @@ import { parseSymbol } from '../domain/market.ts';
 import type { ChildOrder, FillRecord, OrderRecord } from '../domain/orders.ts';
 import { PRICE_SCALE } from '../domain/units.ts';
 import { legOn } from './prediction-entry.ts';
+import { SINGLE_NODE_REGION } from './order-record.ts';
 
 /** One fill of a leg's answer (or a maker fill) as the FillRecord with the id `id`, booked at `tsNs`. */
 export function fillRecord(
   id: number,
   tsNs: number,
-  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type' | 'prediction_legs' | 'lineage_deployment_id'>,
+  order: Pick<OrderRecord, 'node_order_id' | 'symbol' | 'side' | 'instrument_type' | 'prediction_legs' | 'lineage_deployment_id' | 'home_region'>,
   child: Pick<ChildOrder, 'venue' | 'edge_id'>,
   result: Pick<ChildExecution, 'maker_bps' | 'taker_bps'>,
   f: ChildExecution['fills'][number],
@@ -36,7 +37,7 @@ export function fillRecord(
     ts_unix_ns: tsNs,
     commission_asset: quote,
     exchange_ts_ns: f.ts_ns,
-    execution_region: edgeSpec(child.edge_id)?.region ?? 'unknown',
+    execution_region: executionRegion(order.home_region, child.edge_id, f.region),
     fee_breakdown: {
       commission_1e9: f.fee_1e9,
       lp_fee_1e9: 0,
@@ -64,6 +65,17 @@ export function fillRecord(
     record.fee_breakdown.commission_asset = f.commission.asset;
   }
   return record;
+}
+
+/**
+ * Where a fill executed: a remote edge's fill names its node's region; a local edge runs in the
+ * order's home region. A single node (home `local`) has no regions: the venue's own location
+ * from the catalog.
+ */
+function executionRegion(home: string | null, edge_id: string, remote: string | undefined): string {
+  if (remote !== undefined) return remote;
+  if (home !== null && home !== SINGLE_NODE_REGION) return home;
+  return edgeSpec(edge_id)?.region ?? 'unknown';
 }
 
 /**

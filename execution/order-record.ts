@@ -6,10 +6,14 @@ import { nowNs } from '../domain/units.ts';
 import type { OrderOwner, OrderRequest } from './types.ts';
 
 const NODE_ID = 'node-1';
-const HOME_REGION = 'local';
+/** A single node's orders: one home, no regions (docs/regions.md). */
+export const SINGLE_NODE_REGION = 'local';
 
-/** The record a validated request opens as (`ACCEPTED`, nothing sent), with the id `id`, at `now`. */
-export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: RouteEntry): OrderRecord {
+/**
+ * The record a validated request opens as (`ACCEPTED`, nothing sent), with the id `id`, at
+ * `now`, homed in `homeRegion` (the accepting node's `REGION`).
+ */
+export function newOrder(id: string, now: number, principal: OrderOwner, request: OrderRequest, idempotencyKey: string | null, hash: string, entry: RouteEntry, homeRegion = SINGLE_NODE_REGION): OrderRecord {
   // Nothing rests on a prediction venue here: its limit orders are immediate-or-cancel.
   const prediction = entry.instrument_type === 'prediction';
   const tif = request.time_in_force ?? (request.order_type === 'market' || prediction || entry.instrument_type === 'dex' ? 'ioc' : 'gtc');
@@ -44,7 +48,7 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     first_fill_ts_ns: null,
     graph_id: `grf_${id.slice(4)}`,
     graph_name: null,
-    home_region: HOME_REGION,
+    home_region: homeRegion,
     node_id: NODE_ID,
     placed_price_1e9: request.limit_price_1e9 ?? request.constraints?.max_price_1e9 ?? null,
     pool_id: null,

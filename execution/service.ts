@@ -298,7 +298,7 @@ export class ExecutionService {
     if (existing !== undefined) return this.replay(existing, hash, request.client_order_id);
     if (this.killSwitch.active) throw refuse(ResultCode.DISPATCH_HALTED, 'kill switch active: new orders are rejected');
     const entry = this.resolve(request);
-    const order = newOrder(this.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry);
+    const order = newOrder(this.orders.nextOrderId(), nowNs(), principal, request, idempotencyKey, hash, entry, this.config.region?.name);
     const lineage = request.lineage_deployment_id;
     if (lineage !== undefined && !this.deploymentRunning(client, mode, lineage)) {
       // Fail closed: an algo order names a deployment this client runs in this mode, or nothing trades.

@@ -112,6 +112,8 @@ export interface ChildExecution {
     commission?: { asset: string; qty_1e8: number };
     /** a live venue's own word on the fill's side of the book (a GTC filled as maker between its acknowledgement and the read back); absent: the answer's kind decides */
     is_maker?: boolean;
+    /** the region whose node executed it, when that is another region's (a remote edge, docs/regions.md); absent: here */
+    region?: string;
   }[];
   taker_bps: number;
   maker_bps: number;

@@ -17,7 +17,8 @@
  *   +-------+------+-------+--------+-------+-----+-----+-----+-------+----------------------------+
  *   fill: f64 price_1e9 | f64 qty_1e8 | str trade_id | f64 ts_ns | f64 fee_1e9 | f64 cum_fee_1e9 |
  *         u8 flags (bit 0: commission in another asset, then str asset | f64 qty_1e8; bit 1: the
- *         venue said maker or taker, bit 2 which: maker)
+ *         venue said maker or taker, bit 2 which: maker; bit 3: executed in another region, then
+ *         str region)
  *
  * Venues, edge ids and symbols are lexicon words (two bytes); ids are spelled out.
  */
@@ -41,13 +42,15 @@ type Fill = ChildExecution['fills'][number];
 const FILL_COMMISSION = 1;
 const FILL_SIDE_KNOWN = 2;
 const FILL_MAKER = 4;
+const FILL_REGION = 8;
 
 export function writeFill(f: Fill, w: WireWriter): void {
   w.f64(f.price_1e9).f64(f.qty_1e8).str(f.trade_id).f64(f.ts_ns).f64(f.fee_1e9).f64(f.cum_fee_1e9);
   const commission = f.commission;
-  const flags = (commission === undefined ? 0 : FILL_COMMISSION) | (f.is_maker === undefined ? 0 : FILL_SIDE_KNOWN | (f.is_maker ? FILL_MAKER : 0));
+  const flags = (commission === undefined ? 0 : FILL_COMMISSION) | (f.is_maker === undefined ? 0 : FILL_SIDE_KNOWN | (f.is_maker ? FILL_MAKER : 0)) | (f.region === undefined ? 0 : FILL_REGION);
   w.u8(flags);
   if (commission !== undefined) w.str(commission.asset).f64(commission.qty_1e8);
+  if (f.region !== undefined) w.str(f.region);
 }
 
 export function readFill(r: WireReader): Fill {
@@ -55,6 +58,7 @@ export function readFill(r: WireReader): Fill {
   const flags = r.u8();
   if ((flags & FILL_COMMISSION) !== 0) fill.commission = { asset: r.str(), qty_1e8: r.f64() };
   if ((flags & FILL_SIDE_KNOWN) !== 0) fill.is_maker = (flags & FILL_MAKER) !== 0;
+  if ((flags & FILL_REGION) !== 0) fill.region = r.str();
   return fill;
 }
 

@@ -11,7 +11,9 @@ import { ensureStreams } from './jetstream.ts';
 import type { PublishedBookMessage } from './region-venue.ts';
 import { PublishedBook } from './remote-books.ts';
 import type { EdgeStatusMessage } from './remote-edges.ts';
-import { bookSnapshotSubject, bookSubject, edgeStatusSubject, pingSubject } from './subjects.ts';
+import { bookSnapshotSubject, bookSubject, childOrderSubject, edgeStatusSubject, pingSubject } from './subjects.ts';
+import { ChildServer } from './child-server.ts';
+import type { MakerFill } from '../edge/messages.ts';
 
 /** How often local books are read for changes: the edges publish in 10 ms batches. */
 const BOOK_POLL_MS = 10;
@@ -56,6 +58,7 @@ export class RegionLink {
   private timers: NodeJS.Timeout[] = [];
   private nc: NatsConnection | undefined;
   private closed = false;
+  private readonly children: ChildServer;
 
   constructor(
     readonly config: RegionConfig,
@@ -66,6 +69,7 @@ export class RegionLink {
     this.top = new DepthTop(depth, DEPTH_LEVELS);
     this.latency = new DepthCacheReader(depth);
     this.localEdges = EDGES.filter((e) => config.localVenues.includes(e.venue));
+    this.children = new ChildServer(config.region, edges, log);
     const local = new Set(this.localEdges.map((e) => e.edge_id));
     for (const entry of books()) {
       entry.edges.forEach((edge_id, i) => {
@@ -90,10 +94,29 @@ export class RegionLink {
           if (err === null) this.answerSnapshot(edge.edge_id, msg);
         },
       });
+      // Children for orders homed elsewhere; prediction edges are not followed across regions yet.
+      if (edge.instrument_type === 'prediction') continue;
+      nc.subscribe(childOrderSubject(this.config.region, edge.edge_id), {
+        callback: (err, msg) => {
+          if (err !== null) return;
+          let request: unknown;
+          try {
+            request = unpack(msg.data);
+          } catch {
+            request = undefined;
+          }
+          void this.children.serve(edge.edge_id, request).then((reply) => msg.respond(pack(reply)));
+        },
+      });
     }
     this.timers.push(setInterval(() => this.publishBooks(), BOOK_POLL_MS));
     this.timers.push(setInterval(() => void this.publishStatuses(), STATUS_MS));
     this.log.info({ region: this.config.region, local_venues: this.config.localVenues, servers: this.config.natsUrls }, 'joined the regions over NATS');
+  }
+
+  /** A maker fill an edge told a relay (a child run here for another region's order). */
+  onRelayedFill(fill: MakerFill): void {
+    this.children.onMakerFill(fill);
   }
 
   async stop(): Promise<void> {

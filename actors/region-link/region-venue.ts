@@ -1,14 +1,17 @@
 import { pack, unpack } from 'msgpackr';
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { RequestError, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { RecentMap } from '../../domain/recent.ts';
+import type { ReconcileLegFacts } from '../edge/messages.ts';
+import type { ChildReply, ChildRequest } from './child-protocol.ts';
 import { Side, type VenueId } from '../../domain/market.ts';
 import type { Logger } from '../../engine/actor.ts';
 import { L2Book } from '../edge/live/l2-book.ts';
-import { refusedLeg, type AccountProbe, type LegReport, type LiveVenue, type MarketSink, type OrderLookup, type RemoteOrigin } from '../edge/live/venue.ts';
+import { refusedLeg, type AccountProbe, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type RemoteOrigin, type VenueAccount } from '../edge/live/venue.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { joinNats, leaveNats } from './connection.ts';
 import { RemoteBookSync, type RemoteBookMessage } from './remote-books.ts';
 import { RemoteEdges, type EdgeStatusMessage } from './remote-edges.ts';
-import { anyRegionEdgeStatusSubject, bookSnapshotSubject, edgeBooksSubject, pingSubject } from './subjects.ts';
+import { anyRegionEdgeStatusSubject, bookSnapshotSubject, childOrderSubject, edgeBooksSubject, pingSubject } from './subjects.ts';
 
 /** How often the node running the edge is pinged (its round trip is half of an order's way there). */
 const PING_MS = 1_000;
@@ -17,6 +20,12 @@ const WATCH_MS = 250;
 const SNAPSHOT_TIMEOUT_MS = 2_000;
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
+/**
+ * A child's request: past this its fate is unknown here (the router's leg goes `UNCONFIRMED`
+ * after 2 s, then reconciles by a lookup), the serving node's edge may take up to 5 s.
+ */
+const CHILD_TIMEOUT_MS = 2_500;
+const LIVE_ROUTER = 'router:live|';
 
 /** A book message as published: the publisher's run (`epoch`) beside the numbered message. */
 export type PublishedBookMessage = RemoteBookMessage & { epoch: number };
@@ -44,8 +53,9 @@ export interface RegionSettings {
  * trip to that node. `LiveEdgeActor` does the rest as for any real venue: books to the book
  * actors and the depth cache only while whole, sandbox legs against this book.
  *
- * Child orders across regions are the next step (docs/regions.md): until then a leg here is
- * refused with a reason the router reports, never sent.
+ * Child orders go to that node by request/reply (`child-protocol.ts`), where `child-server.ts`
+ * runs each once on the real edge; `LiveOrders` around this venue keeps the usual rules: a lost
+ * answer is looked up by child id (never guessed), a resting child is polled for maker fills.
  */
 export class RegionVenue implements LiveVenue {
   readonly venue: VenueId;
@@ -57,6 +67,10 @@ export class RegionVenue implements LiveVenue {
   private readonly mirrors = new Map<string, Mirror>();
   private readonly listed: Set<string>;
   private readonly status: RemoteEdges;
+  /** what a lookup tells the serving node of a child sent from here (its edge may have lost its record) */
+  private readonly sent = new RecentMap<string, ReconcileLegFacts>(20_000);
+  /** the region each child went to: a lookup goes there even if the edge moved */
+  private readonly regionOf = new RecentMap<string, string>(20_000);
   private stopped = false;
   private up = false;
   /** when the last book message arrived, by this node's clock */
@@ -117,17 +131,55 @@ export class RegionVenue implements LiveVenue {
     return { region: view.region, age_ms: Math.round(Math.min(view.age_ms, sinceBook)), latency_ms: view.latency_ms };
   }
 
-  // Orders: the next step (cross-region children by request/reply).
-  submit(): Promise<LegReport> {
-    return Promise.resolve(refusedLeg('remote_edge: this venue runs in another region and cross-region child orders are not enabled yet'));
+  // Orders: each child goes to the node running the edge by request/reply (child-server.ts there).
+
+  async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
+    const view = this.view();
+    // Never sent: a definite refusal the router reports (the SOR does not pick an edge that is down).
+    if (view === undefined || !view.connected) return refusedLeg(`remote_edge_down: ${this.spec.edge_id} runs in ${view?.region ?? 'another region'} and is not connected`);
+    const owner = `${LIVE_ROUTER}${account.client_id}`;
+    const gtc = leg.time_in_force === 'gtc';
+    this.sent.set(leg.child_id, { client_id: account.client_id, owner, symbol: leg.symbol, resting: gtc, sent_ms: Date.now(), qty_1e8: leg.qty_1e8 }, Date.now());
+    this.regionOf.set(leg.child_id, view.region, Date.now());
+    const request: ChildRequest = { v: 1, op: 'submit', home: this.region.localRegion, owner, child_id: leg.child_id, symbol: leg.symbol, side: leg.side, qty_1e8: leg.qty_1e8, limit_price_1e9: leg.limit_price_1e9, tif: leg.time_in_force };
+    let reply: ChildReply;
+    try {
+      reply = await this.ask(view.region, request);
+    } catch (err) {
+      // Nobody serves the subject: the request reached no node, so nothing ran. Anything else
+      // (a timeout) leaves its fate to the lookup.
+      if (err instanceof RequestError && err.isNoResponders()) return refusedLeg(`remote_edge_unreachable: no node of region ${view.region} serves ${this.spec.edge_id}`);
+      throw err;
+    }
+    if ('report' in reply) return reply.report;
+    throw new Error('unknown' in reply ? reply.unknown : 'an answer that is not a report');
   }
 
-  cancel(): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
-    return Promise.resolve({ found: false, cancelled_qty_1e8: 0 });
+  async cancel(account: VenueAccount, child_id: string): Promise<{ found: boolean; cancelled_qty_1e8: number }> {
+    const reply = await this.ask(this.regionFor(child_id), { v: 1, op: 'cancel', home: this.region.localRegion, child_id });
+    if ('cancel' in reply) return reply.cancel;
+    throw new Error('unknown' in reply ? reply.unknown : `cancel of ${child_id} not answered (${account.client_id})`);
   }
 
-  lookup(): Promise<OrderLookup> {
-    return Promise.resolve({ found: false });
+  async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
+    const facts = this.sent.get(child_id) ?? { client_id: account.client_id, owner: `${LIVE_ROUTER}${account.client_id}`, symbol, resting: false, sent_ms: Date.now(), qty_1e8: 0 };
+    const reply = await this.ask(this.regionFor(child_id), { v: 1, op: 'lookup', home: this.region.localRegion, child_id, facts });
+    if ('lookup' in reply) return reply.lookup;
+    throw new Error('unknown' in reply ? reply.unknown : `lookup of ${child_id} not answered`);
+  }
+
+  /** The region a child went to; one never sent from here goes where the edge runs now. */
+  private regionFor(child_id: string): string {
+    const region = this.regionOf.get(child_id) ?? this.view()?.region;
+    if (region === undefined) throw new Error(`${this.spec.edge_id}: no region known to run it yet`);
+    return region;
+  }
+
+  private async ask(region: string, request: ChildRequest): Promise<ChildReply> {
+    const nc = this.nc;
+    if (nc === undefined || nc.isClosed()) throw new Error('not connected to NATS');
+    const msg = await nc.request(childOrderSubject(region, this.spec.edge_id), pack(request), { timeout: CHILD_TIMEOUT_MS });
+    return unpack(msg.data) as ChildReply;
   }
 
   ownOpenOrders(): Promise<{ child_id: string; symbol: string }[]> {

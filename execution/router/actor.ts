@@ -53,6 +53,7 @@ function executionConfig(settings: Readonly<Record<string, string | number | boo
     redeemCreditDelayMs: Number(settings['redeemCreditDelayMs'] ?? 60_000),
     walletProvisionMs: Number(settings['walletProvisionMs'] ?? 5_000),
     liveVenues: String(settings['liveVenues'] ?? '').split(',').filter((v) => v !== ''),
+    ...(settings['region'] ? { region: { name: String(settings['region']), localVenues: String(settings['localVenues'] ?? '').split(',').filter((v) => v !== '') } } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_OPERATOR_KEY } from './service.ts';
 import { serviceArgs } from './bundle.ts';
@@ -52,4 +52,16 @@ export function startProcess(dataDir: string, children: ChildProcess[], env: Rec
       reject(new Error(`service exited early (${code ?? signal}):\n${out}`));
     });
   });
+}
+
+/**
+ * A client created in a data directory as a new user would (`npm run admin -- create-client`,
+ * before or beside the running service): its live and sandbox keys, read from what it prints.
+ */
+export function createClientIn(dataDir: string, clientId: string): { live: string; sandbox: string } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', clientId, '--tier', 'enterprise'], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+  const live = /live key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
+  const sandbox = /sandbox key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
+  if (live === undefined || sandbox === undefined) throw new Error(`create-client printed no keys:\n${out}`);
+  return { live, sandbox };
 }

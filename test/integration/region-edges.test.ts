@@ -14,9 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startProcess, type Running } from '../helpers/process.ts';
+import { createClientIn, startProcess, type Running } from '../helpers/process.ts';
+import { StreamClient } from '../helpers/stream-client.ts';
+import { TERMINAL, type ApiFill, type ApiOrder } from '../helpers/orders.ts';
+import { generateKeyPairSync } from 'node:crypto';
 import { skipWithoutNats, startNats, type NatsCluster } from '../helpers/nats.ts';
-import { TEST_OPERATOR_KEY, until } from '../helpers/service.ts';
+import { TEST_OPERATOR_KEY, until, venueCredentials } from '../helpers/service.ts';
 
 interface Edge {
   edge_id: string;
@@ -58,10 +61,18 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
   const euDir = dir();
   const startEu = () => startProcess(euDir, children, { NATS_URL: nats.urls.join(','), REGION: 'eu', LOCAL_VENUES: EU_VENUES });
 
+  let token: string;
+  const naDir = dir();
+
   before(async () => {
     nats = await startNats(1);
-    [na, eu] = await Promise.all([startProcess(dir(), children, { NATS_URL: nats.urls.join(','), REGION: 'na', LOCAL_VENUES: 'coinbase,kalshi' }), startEu()]);
+    token = createClientIn(naDir, 'trader').live;
+    [na, eu] = await Promise.all([startProcess(naDir, children, { NATS_URL: nats.urls.join(','), REGION: 'na', LOCAL_VENUES: 'coinbase,kalshi' }), startEu()]);
   });
+  const send = async <T,>(node: Running, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`${node.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, body: (await res.json()) as T };
+  };
   after(async () => {
     for (const c of children) c.kill('SIGKILL');
     await nats?.stop();
@@ -114,6 +125,55 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
     assert.ok(perp.nbbo.bid > 0 && perp.nbbo.ask > perp.nbbo.bid);
   });
 
+  it('splits an order on na across a local and a remote venue, journaled at home in order, fills from both regions', async () => {
+    const coinbaseKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
+    for (const [venue, body] of [['coinbase', { api_key: 'organizations/o/apiKeys/k', api_secret: coinbaseKey }], ['kraken', venueCredentials('kraken')], ['bitstamp', venueCredentials('bitstamp')]] as const) {
+      const stored = await send(na, 'POST', `/v1/credentials/${venue}`, body);
+      assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    }
+    const ticket = await send<{ ticket: string }>(na, 'GET', '/v1/ws/ticket');
+    const stream = await StreamClient.open(`ws://127.0.0.1:${na.port}/v1/stream?ticket=${ticket.body.ticket}`);
+    try {
+      stream.send({ subscribe: ['orders', 'fills'] });
+      await stream.next((f) => f.type === 'subscribed');
+      // 3 BTC is deeper than any one venue's top levels: the sweep takes coinbase's and the remote ones'.
+      const placed = await send<ApiOrder>(na, 'POST', '/v1/orders', { symbol: 'BTC-USD', side: 'buy', qty_1e8: 300_000_000, order_type: 'market', client_order_id: 'x-region-1' });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const id = placed.body.node_order_id;
+      assert.equal(placed.body['home_region'], 'na');
+      // The journal's order on the stream: the acceptance, each fill, then the terminal state after every fill.
+      const events: string[] = [];
+      let filled = 0;
+      for (;;) {
+        const frame = await stream.next((f) => (f.channel === 'orders' || f.channel === 'fills') && f.data?.['node_order_id'] === id, 15_000);
+        if (frame.channel === 'fills') {
+          filled += Number(frame.data!['qty_1e8']);
+          events.push(`fill:${String(frame.data!['execution_region'])}`);
+        } else {
+          events.push(String(frame.data!['status']));
+          if (TERMINAL.has(String(frame.data!['status']))) break;
+        }
+      }
+      assert.equal(events.at(-1), 'COMPLETED', events.join(' '));
+      assert.ok(!events.slice(events.indexOf('COMPLETED') + 1).some((e) => e.startsWith('fill')), 'no fill after the terminal state');
+      assert.equal(filled, 300_000_000, 'the fills published add up to the order');
+      const order = (await send<ApiOrder & { fills: ApiFill[] }>(na, 'GET', `/v1/orders/${id}`)).body;
+      assert.equal(order.status, 'COMPLETED');
+      const children = order.children.map((c) => c.venue);
+      assert.ok(children.includes('coinbase'), `a local leg: ${children.join(', ')}`);
+      assert.ok(children.some((v) => v === 'kraken' || v === 'bitstamp'), `a remote leg: ${children.join(', ')}`);
+      const fills = (await send<{ fills: (ApiFill & { execution_region: string; trade_id: string })[] }>(na, 'GET', `/v1/fills?node_order_id=${id}&limit=1000`)).body.fills.filter((f) => f.node_order_id === id);
+      for (const f of fills) {
+        assert.equal(f.execution_region, f.venue === 'coinbase' ? 'na' : 'eu', `${f.venue} executed where its edge runs`);
+        assert.ok(f.trade_id.length > 0);
+      }
+      assert.deepEqual(new Set(fills.map((f) => f.venue)), new Set(children));
+      assert.equal(fills.reduce((s, f) => s + f.qty_1e8, 0), 300_000_000, 'durable fills equal the published ones');
+    } finally {
+      stream.close();
+    }
+  });
+
   it('drops a killed node’s edges within seconds, and takes them back when it returns', async () => {
     eu.child.kill('SIGKILL');
     const killedAt = Date.now();
@@ -124,6 +184,17 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
       return q.venues['kraken'] === undefined && q.venues['bitstamp'] === undefined ? q : undefined;
     }, 10_000, 100);
     assert.ok(quote.venues['coinbase'], 'the local venue still quotes');
+    // An order that needs the dead region's venue is rejected with a reason, never left hanging.
+    const started = Date.now();
+    const stranded = await send<ApiOrder>(na, 'POST', '/v1/orders', { symbol: 'BTC-USD', side: 'buy', qty_1e8: 1_000_000, order_type: 'market', venue: 'kraken', client_order_id: 'x-region-down' });
+    const final = stranded.status === 201 ? await until('the stranded order ends', async () => {
+      const o = (await send<ApiOrder>(na, 'GET', `/v1/orders/${stranded.body.node_order_id}`)).body;
+      return TERMINAL.has(o.status) ? o : undefined;
+    }, 10_000, 100) : undefined;
+    assert.ok(stranded.status !== 201 || final!.status === 'REJECTED', JSON.stringify(final ?? stranded.body));
+    assert.ok(Date.now() - started < 5_000, 'rejected within seconds');
+    const reason = JSON.stringify(final?.['failure_reason'] ?? stranded.body);
+    assert.match(reason, /kraken|venue|edge/i, reason);
     eu = await startEu();
     await until('kraken back in na’s quote', async () => ((await get<Quote>(na, '/v1/quotes/BTC-USD')).venues['kraken'] ? true : undefined), 30_000, 250);
     // Connected again once every book it streams is whole (each one resynced by a snapshot).

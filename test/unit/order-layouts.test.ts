@@ -57,9 +57,9 @@ const submit = rec(
   ['t', 'request', 'idempotency_key'],
 );
 
-// A live venue's commission in another asset, and its word on maker or taker, are optional: present and absent both round-trip.
+// A live venue's commission in another asset, its word on maker or taker, and the region that executed it are optional: present and absent all round-trip.
 const fill = rec(
-  { price_1e9: units, qty_1e8: units, trade_id: id, ts_ns: fc.double({ noNaN: true }), fee_1e9: fc.integer(), cum_fee_1e9: fc.integer(), commission: rec({ asset: id, qty_1e8: units }), is_maker: fc.boolean() },
+  { price_1e9: units, qty_1e8: units, trade_id: id, ts_ns: fc.double({ noNaN: true }), fee_1e9: fc.integer(), cum_fee_1e9: fc.integer(), commission: rec({ asset: id, qty_1e8: units }), is_maker: fc.boolean(), region: id },
   ['price_1e9', 'qty_1e8', 'trade_id', 'ts_ns', 'fee_1e9', 'cum_fee_1e9'],
 );
 

@@ -136,6 +136,22 @@ export class LiveDesk {
 
 /** The client of a live router's key (`router:live|<client>`, execution/router/messages.ts), or undefined. */
 export function liveClientOf(owner: string): string | undefined {
-  return owner.startsWith(LIVE_ROUTER) && owner.length > LIVE_ROUTER.length ? owner.slice(LIVE_ROUTER.length) : undefined;
+  const router = homeOwnerOf(owner);
+  return router.startsWith(LIVE_ROUTER) && router.length > LIVE_ROUTER.length ? router.slice(LIVE_ROUTER.length) : undefined;
 }
 const LIVE_ROUTER = 'router:live|';
+const RELAY = 'relay:';
+
+/**
+ * The owner an edge is given for a child it runs for another region's order (docs/regions.md):
+ * the relay actor on this node, which carries the child's maker fills home. It names the home
+ * region and the order's router there, so the edge still knows whose credentials sign it.
+ */
+export function relayOwner(homeRegion: string, owner: string): string {
+  return `${RELAY}${homeRegion}|${owner}`;
+}
+
+/** The router that owns a child, through a relay when there is one. */
+export function homeOwnerOf(owner: string): string {
+  return owner.startsWith(RELAY) ? owner.slice(owner.indexOf('|') + 1) : owner;
+}

@@ -344,6 +344,7 @@ export class LiveOrders {
   private fillOf(f: VenueFill, cum_fee_1e9: number): ChildExecution['fills'][number] {
     const fill: ChildExecution['fills'][number] = { price_1e9: f.price_1e9, qty_1e8: f.qty_1e8, trade_id: f.trade_id, ts_ns: f.ts_ns, fee_1e9: f.fee_1e9, cum_fee_1e9, is_maker: f.is_maker };
     if (f.commission !== undefined) fill.commission = f.commission;
+    if (f.region !== undefined) fill.region = f.region;
     return fill;
   }
 }

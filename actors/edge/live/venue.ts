@@ -40,6 +40,8 @@ export interface VenueFill {
   /** the asset the venue took its commission in, and how much (x 1e8), when it is not the quote */
   commission?: { asset: string; qty_1e8: number };
   is_maker: boolean;
+  /** executed by another region's node (a remote edge): its region */
+  region?: string;
 }
 
 /** What became of a child at the venue. */

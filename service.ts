@@ -15,6 +15,7 @@ import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
 import type { ExecutionConfig } from './execution/types.ts';
 import type { OrderRecord } from './domain/orders.ts';
+import type { RegionReads } from './gateway/context.ts';
 import { layouts } from './registry.ts';
 import { TopicDispatch } from './engine/topic.ts';
 import { LIVE_HALT_TOPIC, TAPE_TOPIC } from './actors/edge/messages.ts';
@@ -34,8 +35,22 @@ import { TcaAggregates } from './execution/analytics/tca-aggregates.ts';
 import { AlertBook } from './execution/alerts/alert-book.ts';
 import { alertSources } from './gateway/market/alert-sources.ts';
 import { RegionLink } from './actors/region-link/link.ts';
+import { replicatedTables } from './storage/replicated-tables.ts';
 import { RELAYED_FILL_TOPIC } from './actors/region-link/relay-actor.ts';
 import type { RegionConfig } from './actors/region-link/config.ts';
+
+/** The other regions' orders as the gateway reads them (the link's view holds the journal's records as stored). */
+function regionReads(link: RegionLink): RegionReads {
+  const view = link.orders.view;
+  return {
+    region: link.config.region,
+    orders: (client, mode, region) => view.orders(client, mode, region),
+    order: (client, mode, id) => view.get(client, mode, id),
+    // The view keys a fill by its home region (fill ids are per node); the fill is served as recorded.
+    fills: (client, mode, region) => view.fills(client, mode, region).map(({ home_region: _home, ...fill }) => fill),
+    sources: (now) => link.orders.sources(now),
+  };
+}
 
 /** What every worker reads to know which edges run here and which are another region's (actors/edge/live/select.ts). */
 function regionSettings(region: RegionConfig | undefined): Record<string, string> {
@@ -125,6 +140,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     settings: { liveVenues: liveVenues.map((v) => v.venue).join(','), liveCatalogMs: config.liveCatalogMs ?? 30_000, liveFollowMax: config.liveFollowMax ?? 200, liveEndpoints: JSON.stringify(Object.fromEntries(liveVenues.map((v) => [v.venue, v.endpoints]))), algoMemoryBytes: algo.memoryMb * 1024 * 1024, algoOrdersPerSecond: algo.ordersPerS, simSeed: config.simSeed, sandboxSeed: config.sandboxSeed, simOrderLatency: config.simOrderLatency ?? 'venue', simMarketResolveS: config.simMarketResolveS ?? 300, simPredictionEvents: config.simPredictionEvents ?? 400, ...(config.simFundingIntervalS !== undefined ? { simFundingIntervalS: config.simFundingIntervalS } : {}), dataDir: config.dataDir, tcaAggregates: config.tcaAggregates ?? 'on', maxOrderNotionalUsd1e9: execution.maxOrderNotionalUsd1e9, simAccountUsd: execution.simAccountUsd, redeemCreditDelayMs: execution.redeemCreditDelayMs, walletProvisionMs: execution.walletProvisionMs, ...regionSettings(config.region) },
   });
   const endpoint = topology.endpoint;
+  // Among regions (docs/regions.md): built here (the journal writes to it), started once the edges are.
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage));
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0;
   //    beside it what follows each write: the TCA aggregates, the alerts on orders and fills.
@@ -149,6 +166,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     (correlation, value) => endpoint.answerAsk(correlation, value),
     config.tcaAggregates === 'off' ? undefined : tcaAggregates,
     alerts,
+    regionLink === undefined ? undefined : { written: (kind, client, mode, value) => regionLink.orders.written(kind, client, mode, value) },
   );
   endpoint.onBinary(journal.type, journal.handler);
 
@@ -166,10 +184,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   );
 
   // 6. The gateway: HTTP, WebSocket, SSE.
-  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, credentialProbes, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts });
-
-  // Among regions (docs/regions.md): started once the edges are.
-  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log);
+  const gateway = new Gateway({ storage, topology, auth, log, logLevel: config.logLevel, version: VERSION, market, quotes, prediction, killSwitch, credentialProbes, execution: routers, executionConfig: execution, deployments, tcaAggregates, alerts, regions: regionLink === undefined ? undefined : regionReads(regionLink) });
 
   // 7. Wiring. What the workers publish: internal topics to their consumers, the rest (client
   //    channels) to the WebSocket fan-out.
@@ -204,6 +219,11 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   alerts.onFired((client, mode, event) => gateway.streams.alerts.publish(`${client}|${mode}`, 'alert', event));
   deployments.onLog((owner, id, line) => gateway.publishTo(privateTopic(`deployment_logs:${id}`, owner), `deployment_logs:${id}`, line));
   topology.onReadyChange((ready) => gateway.broadcast('system', { event: 'readiness', ready }));
+  // Among regions the lifecycle events go through the regions' stream: stored once, read back by every node.
+  if (regionLink !== undefined) {
+    gateway.lifecycle.onObserved((kind, key, frame) => regionLink.lifecycle.observed(kind, key, frame));
+    regionLink.deliverLifecycle((kind, key, frame) => void gateway.lifecycle.publish(kind, key, frame, true));
+  }
   // A stored resolution moves every running router's contracts of the market to `resolved`.
   gateway.lifecycleEvents.onResolved((resolution) => {
     routers.marketResolved(resolution).catch((err: unknown) => log.error({ err }, 'routers not told of a resolution'));

@@ -5,7 +5,7 @@ import type { Topology } from '../engine/topology.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { TicketStore } from './auth/tickets.ts';
-import type { GatewayContext } from './context.ts';
+import type { GatewayContext, RegionReads } from './context.ts';
 import type { RouteSpec } from './http/route.ts';
 import { HttpPipeline } from './http/pipeline.ts';
 import { Router } from './http/router.ts';
@@ -71,6 +71,8 @@ export interface GatewayDeps {
   deployments: DeploymentManager;
   tcaAggregates: TcaAggregates;
   alerts: AlertBook;
+  /** Among regions: the other regions' orders, for the global reads. */
+  regions?: RegionReads | undefined;
 }
 
 /**
@@ -86,7 +88,8 @@ export class Gateway {
   readonly orderEvents: OrderEvents;
   readonly streams: GatewayContext['streams'];
   private readonly stream: StreamServer;
-  private readonly lifecycle: LifecycleServer;
+  /** The lifecycle sockets (new markets, resolutions) and their last-128 replay. */
+  readonly lifecycle: LifecycleServer;
   /** Prediction-market lifecycle events to their streams (and, once durable, to positions). */
   readonly lifecycleEvents: LifecycleEvents;
   private readonly sessions: Sessions;
@@ -125,6 +128,7 @@ export class Gateway {
       deployments: deps.deployments,
       tcaAggregates: deps.tcaAggregates,
       alerts: deps.alerts,
+      regions: deps.regions,
       streams,
     };
 

@@ -15,6 +15,21 @@ import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
 import type { AlertBook } from '../execution/alerts/alert-book.ts';
 import type { CredentialProbes } from '../execution/credential-probes.ts';
 import type { AlertEvent } from '../execution/alerts/types.ts';
+import type { FillRecord, OrderRecord } from '../domain/orders.ts';
+
+/**
+ * The other regions' orders and fills as this node reads them (actors/region-link/, docs/regions.md):
+ * records served whole, newest first. Absent on a single node.
+ */
+export interface RegionReads {
+  /** this node's region: its own orders are in LMDB */
+  readonly region: string;
+  orders(client: string, mode: string, region?: string): OrderRecord[];
+  order(client: string, mode: string, node_order_id: string): OrderRecord | undefined;
+  fills(client: string, mode: string, region?: string): FillRecord[];
+  /** the other regions, and whether this node reaches each now */
+  sources(nowMs: number): { region: string; reachable: boolean; caught_up: boolean }[];
+}
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {
@@ -41,6 +56,8 @@ export interface GatewayContext {
   readonly tcaAggregates: TcaAggregates;
   /** User-defined alerts (execution/alerts/). */
   readonly alerts: AlertBook;
+  /** Among regions: the others' orders (global reads); undefined on a single node. */
+  readonly regions: RegionReads | undefined;
   /** Publishes a frame to every WebSocket subscribed to a channel (see ws/channels.ts). */
   broadcast(channel: string, data: unknown): void;
   /** Open WebSocket connections. */

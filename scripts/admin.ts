@@ -5,13 +5,18 @@
  *       creates (or re-tiers) a client and prints one live and one sandbox API key, once
  *   npm run admin -- list-clients
  *
- * DATA_DIR selects the database, as for the service.
+ * DATA_DIR selects the database, as for the service. With NATS_URL and REGION (a node of a
+ * cluster, docs/regions.md) what it writes also reaches every region.
  */
 import { parseArgs } from 'node:util';
 import { configFromEnv } from '../config.ts';
 import { isTier, TIER_QPS, TIERS, OPERATOR_CLIENT_ID } from '../gateway/rate-limit/tiers.ts';
 import { CLIENT_ID_PATTERN } from '../storage/clients.ts';
 import { Storage } from '../storage/index.ts';
+import { connect } from '@nats-io/transport-node';
+import type { RegionConfig } from '../actors/region-link/config.ts';
+import { RecordsReplica } from '../actors/region-link/records.ts';
+import { replicatedTables } from '../storage/replicated-tables.ts';
 
 function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
@@ -65,13 +70,30 @@ function listClients(storage: Storage): void {
   else console.table(rows);
 }
 
+/**
+ * Among regions (NATS_URL and REGION set, as for the node on this DATA_DIR): what this command
+ * writes also goes to the regions' buckets, so a client created beside a running cluster works
+ * in every region at once (docs/regions.md).
+ */
+async function forwardToRegions(storage: Storage, region: RegionConfig): Promise<() => Promise<void>> {
+  const nc = await connect({ servers: region.natsUrls, timeout: 5_000 });
+  const replica = new RecordsReplica(replicatedTables(storage), { debug: () => {}, info: () => {}, warn: () => {}, error: (o, m) => process.stderr.write(`error: ${m ?? ''} ${JSON.stringify(o)}\n`) });
+  await replica.forward(nc, Math.min(3, region.natsUrls.length));
+  return async () => {
+    await replica.settled();
+    await nc.close();
+  };
+}
+
 const [command, ...rest] = process.argv.slice(2);
 const config = configFromEnv();
 const storage = Storage.open(config.dataDir, { credentialsKey: config.credentialsKey });
+const forwarded = config.region === undefined ? undefined : await forwardToRegions(storage, config.region);
 try {
   if (command === 'create-client') await createClient(storage, rest);
   else if (command === 'list-clients') listClients(storage);
   else fail('usage: admin create-client <client_id> [--tier T] [--qps N] [--admin] | admin list-clients');
 } finally {
+  await forwarded?.();
   await storage.close();
 }

@@ -115,6 +115,45 @@ export class KeyLimitReached extends Error {
 export class ApiKeyStore {
   /** Last touch per key id, so a burst between a touch and its commit writes once. */
   private readonly touchedAt = new Map<string, number>();
+  private readonly written: ((clientId: string, records: ApiKeyRecord[]) => void)[] = [];
+
+  /**
+   * Told of an account's keys each time this node issues, rotates or revokes one, once durable
+   * (the regions replicate them: only hashes and prefixes, never a raw key). A touch is not told.
+   */
+  onWritten(listener: (clientId: string, records: ApiKeyRecord[]) => void): void {
+    this.written.push(listener);
+  }
+
+  private tell(clientId: string): void {
+    if (this.written.length === 0) return;
+    const records = this.list(clientId, { sandboxOnly: false });
+    for (const listener of this.written) listener(clientId, records);
+  }
+
+  /**
+   * An account's keys as another node wrote them: stored here with the hash index to match (a
+   * key revoked there stops working here), keeping this node's later `last_used_at`. Not told
+   * to `onWritten`.
+   */
+  async applyReplica(clientId: string, records: ApiKeyRecord[]): Promise<void> {
+    await this.db.root.transaction(() => {
+      const before = this.doc(clientId)?.records ?? [];
+      const usedHere = new Map(before.map((r) => [r.id, r.last_used_at_ms]));
+      const merged = records.map((r) => ({ ...r, last_used_at_ms: Math.max(r.last_used_at_ms ?? 0, usedHere.get(r.id) ?? 0) || null }));
+      this.db.apiKeys.put(clientId, { records: merged } satisfies ClientKeys);
+      writeKeyViews(this.db, clientId, merged);
+      const active = new Set(merged.filter((r) => r.is_active).map((r) => r.key_hash));
+      for (const r of before) if (!active.has(r.key_hash)) this.db.apiKeyHashes.remove(r.key_hash);
+      for (const r of merged) if (r.is_active) this.indexActive(r);
+    });
+    await this.db.root.flushed;
+  }
+
+  /** Every account with keys (the regions publish those another node lacks, at start). */
+  accounts(): string[] {
+    return [...this.db.apiKeys.getKeys()].map(String);
+  }
 
   constructor(private readonly db: Databases) {}
 
@@ -134,6 +173,7 @@ export class ApiKeyStore {
     });
     if (!created) throw new KeyLimitReached(MAX_ACTIVE_KEYS);
     await this.db.root.flushed;
+    this.tell(clientId);
     return issued;
   }
 
@@ -173,6 +213,7 @@ export class ApiKeyStore {
       this.db.apiKeyHashes.remove(record.key_hash);
     });
     await this.db.root.flushed;
+    this.tell(record.client_id);
     return this.get(record.client_id, record.id)!;
   }
 
@@ -199,6 +240,7 @@ export class ApiKeyStore {
     });
     if (!rotated) return undefined;
     await this.db.root.flushed;
+    this.tell(record.client_id);
     return issued;
   }
 

@@ -13,7 +13,20 @@ export interface ClientProfile {
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._:@|+-]{1,128}$/;
 
 export class ClientStore {
+  private readonly written: ((profile: ClientProfile) => void)[] = [];
+
   constructor(private readonly db: Databases) {}
+
+  /** Told of each profile this node writes, once durable (the regions replicate it: docs/regions.md). */
+  onWritten(listener: (profile: ClientProfile) => void): void {
+    this.written.push(listener);
+  }
+
+  /** A profile written on another node: stored here, not told to `onWritten` (it came from there). */
+  async applyReplica(profile: ClientProfile): Promise<void> {
+    if (!CLIENT_ID_PATTERN.test(profile.client_id)) throw new RangeError(`invalid client_id ${profile.client_id}`);
+    await this.db.clients.put(profile.client_id, profile);
+  }
 
   get(clientId: string): ClientProfile | undefined {
     return this.db.clients.get(clientId) as ClientProfile | undefined;
@@ -27,6 +40,7 @@ export class ClientStore {
   async put(profile: ClientProfile): Promise<ClientProfile> {
     if (!CLIENT_ID_PATTERN.test(profile.client_id)) throw new RangeError(`invalid client_id ${profile.client_id}`);
     await this.db.clients.put(profile.client_id, profile);
+    for (const listener of this.written) listener(profile);
     return profile;
   }
 
@@ -38,9 +52,10 @@ export class ClientStore {
     const existing = this.get(clientId);
     if (existing !== undefined) return existing;
     const profile: ClientProfile = { client_id: clientId, ...defaults, created_at_ms: Date.now() };
-    await this.db.clients.ifNoExists(clientId, () => {
+    const created = await this.db.clients.ifNoExists(clientId, () => {
       this.db.clients.put(clientId, profile);
     });
+    if (created) for (const listener of this.written) listener(profile);
     return this.get(clientId) ?? profile;
   }
 }

@@ -36,7 +36,7 @@ export type CredentialStoredListener = (event: CredentialStoredEvent) => void | 
 
 export type StoreResult = { stored: true; stored_at_ms: number } | { stored: false; errors: CredentialFieldError[] };
 
-interface SealedRow {
+export interface SealedRow {
   v: 1;
   key_id: string;
   iv: Uint8Array;
@@ -161,6 +161,36 @@ export class CredentialStore {
       await notify(this.removedListeners, { client_id: clientId, mode, venue });
     }
     return removed;
+  }
+
+  /** The row as stored, still sealed (the regions replicate it as is: the same `CREDENTIALS_KEY` opens it everywhere). */
+  sealedRow(clientId: string, mode: CredentialMode, venue: VenueId): SealedRow | undefined {
+    return this.db.credentials.get(rowKey(clientId, mode, venue)) as SealedRow | undefined;
+  }
+
+  /** Every stored row's place (the regions publish those another node lacks, at start). */
+  rows(): { client_id: string; mode: CredentialMode; venue: VenueId }[] {
+    return [...this.db.credentials.getKeys()].map((k) => {
+      const [client_id, mode, venue] = k as RowKey;
+      return { client_id, mode, venue: venue as VenueId };
+    });
+  }
+
+  /**
+   * A row another node stored (or removed: null), applied here still sealed and told to the
+   * listeners as a local store is, so this node's router opens the venue account. An older row
+   * than the one held, or one sealed under a key this node does not hold, changes nothing.
+   */
+  async applyReplica(clientId: string, mode: CredentialMode, venue: VenueId, row: SealedRow | null): Promise<'applied' | 'unchanged' | 'unknown_key'> {
+    const held = this.sealedRow(clientId, mode, venue);
+    if (row === null) return (await this.delete(clientId, mode, venue)) ? 'applied' : 'unchanged';
+    if (held !== undefined && held.stored_at_ms >= row.stored_at_ms) return 'unchanged';
+    if (!this.cipher.knows(row.key_id)) return 'unknown_key';
+    await this.db.credentials.put(rowKey(clientId, mode, venue), row);
+    this.venueSets.delete(`${clientId}|${mode}`);
+    await this.db.root.flushed;
+    await notify(this.listeners, { client_id: clientId, mode, venue, stored_at_ms: row.stored_at_ms });
+    return 'applied';
   }
 
   /** Registers a listener for durable removals. */

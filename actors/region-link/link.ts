@@ -13,6 +13,10 @@ import { PublishedBook } from './remote-books.ts';
 import type { EdgeStatusMessage } from './remote-edges.ts';
 import { bookSnapshotSubject, bookSubject, childOrderSubject, edgeStatusSubject, pingSubject } from './subjects.ts';
 import { ChildServer } from './child-server.ts';
+import { RecordsReplica, type ReplicatedTables } from './records.ts';
+import { OrdersStream } from './orders-stream.ts';
+import { LifecycleStream, type LifecycleKind } from './lifecycle-stream.ts';
+import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
 import type { MakerFill } from '../edge/messages.ts';
 
 /** How often local books are read for changes: the edges publish in 10 ms batches. */
@@ -59,13 +63,24 @@ export class RegionLink {
   private nc: NatsConnection | undefined;
   private closed = false;
   private readonly children: ChildServer;
+  private readonly records: RecordsReplica | undefined;
+  /** the global order reads: this node's records out, the other regions' in */
+  readonly orders: OrdersStream<OrderRecord, FillRecord>;
+  /** prediction lifecycle events, stored once among regions */
+  readonly lifecycle: LifecycleStream;
+  private lifecycleSink: ((kind: LifecycleKind, key: string, frame: string) => void) | undefined;
 
   constructor(
     readonly config: RegionConfig,
     depth: SharedArrayBuffer,
     private readonly edges: EdgeAsker,
     private readonly log: Logger,
+    /** clients, key hashes and sealed credentials, kept in step with every region (records.ts) */
+    tables?: ReplicatedTables,
   ) {
+    this.records = tables === undefined ? undefined : new RecordsReplica(tables, log);
+    this.orders = new OrdersStream(config.region, log);
+    this.lifecycle = new LifecycleStream(log);
     this.top = new DepthTop(depth, DEPTH_LEVELS);
     this.latency = new DepthCacheReader(depth);
     this.localEdges = EDGES.filter((e) => config.localVenues.includes(e.venue));
@@ -86,7 +101,11 @@ export class RegionLink {
     const nc = await joinNats(this.config.natsUrls, `seq-${this.config.region}`);
     this.nc = nc;
     // Every server keeps a copy when there are three: one lost changes nothing (docs/regions.md).
-    await ensureStreams(nc, Math.min(3, this.config.natsUrls.length));
+    const replicas = Math.min(3, this.config.natsUrls.length);
+    await ensureStreams(nc, replicas);
+    await this.records?.start(nc, replicas);
+    this.orders.start(nc);
+    if (this.lifecycleSink !== undefined) this.lifecycle.start(nc, this.lifecycleSink);
     nc.subscribe(pingSubject(this.config.region), { callback: (_err, msg) => void msg.respond() });
     for (const edge of this.localEdges) {
       nc.subscribe(bookSnapshotSubject(edge.edge_id), {
@@ -114,6 +133,11 @@ export class RegionLink {
     this.log.info({ region: this.config.region, local_venues: this.config.localVenues, servers: this.config.natsUrls }, 'joined the regions over NATS');
   }
 
+  /** Where the lifecycle events read from the regions' stream go (this node's feeds); set before `start`. */
+  deliverLifecycle(sink: (kind: LifecycleKind, key: string, frame: string) => void): void {
+    this.lifecycleSink = sink;
+  }
+
   /** A maker fill an edge told a relay (a child run here for another region's order). */
   onRelayedFill(fill: MakerFill): void {
     this.children.onMakerFill(fill);
@@ -121,6 +145,9 @@ export class RegionLink {
 
   async stop(): Promise<void> {
     this.closed = true;
+    this.records?.stop();
+    this.orders.stop();
+    this.lifecycle.stop();
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     if (this.nc !== undefined) leaveNats(this.config.natsUrls);

@@ -44,6 +44,10 @@ export const pingSubject = (region: string): string => `${PREFIX}.ping.${subject
 /** A child order for a venue's edge, by request/reply to the node that runs it. */
 export const childOrderSubject = (region: string, edgeId: string): string => `${PREFIX}.child.${subjectToken(region)}.${subjectToken(edgeId)}`;
 
+/** A node says every second that it is alive: a global listing names the regions it could not reach. */
+export const nodeSubject = (region: string): string => `${PREFIX}.node.${subjectToken(region)}`;
+export const anyNodeSubject = (): string => `${PREFIX}.node.*`;
+
 /** Order and fill events of orders homed in `region`, replicated for the global reads. */
 export const orderEventSubject = (region: string, kind: 'order' | 'fill'): string => `${PREFIX}.orders.${subjectToken(region)}.${kind}`;
 

@@ -1951,7 +1951,10 @@ export interface components {
             offset: number | null;
             sources: {
                 /** @enum {string} */
-                source: "engine" | "history_db";
+                source: "engine" | "history_db" | "region";
+                /** @description source `region`: another region whose orders this listing read from the regions’ stream (docs/regions.md) */
+                region?: string;
+                /** @description false: that region could not be reached (or not yet read to its end): its orders here may be behind */
                 complete: boolean;
             }[];
             /** @description orders by status over the listing scope (symbol and history filters apply; status, page and limit do not); statuses with none are left out */
@@ -5226,6 +5229,8 @@ export interface operations {
                 symbol?: string;
                 limit?: number;
                 after?: string;
+                /** @description diagnostic home-region filter, as on GET /v1/orders; reads are global when omitted */
+                region?: string;
             };
             header?: never;
             path?: never;

@@ -24,6 +24,11 @@ export function journalStage(
   analytics?: Pick<TcaAggregates, 'marked' | 'mergeEncoded'>,
   /** User alerts on orders and fills: told of the writes of a client that has some (nothing is decoded for the rest). */
   alerts?: Pick<AlertBook, 'watchesOrders' | 'orderWritten' | 'fillWritten'>,
+  /**
+   * Among regions: every order and fill record of a frame, as stored, once the frame is on disk
+   * (the link writes them to the regions' order stream, docs/regions.md). Absent on one node.
+   */
+  replica?: { written(kind: 'order' | 'fill', client_id: string, mode: string, value: Uint8Array): void },
 ): { type: number; handler: BinaryFrameHandler } {
   // A ledger checkpoint larger than a ring frame holds arrives in parts, in order on its worker's
   // ring (frame.ts): kept here by (worker, mode, client) until its last part, then written whole.
@@ -64,11 +69,13 @@ export function journalStage(
     }
     // The HTTP answers of orders this frame makes durable: given once it is on disk.
     const answers: { token: number; status: number; json: string }[] = [];
+    const replicated: { kind: 'order' | 'fill'; client_id: string; mode: string; value: Uint8Array }[] | undefined = replica === undefined ? undefined : [];
     try {
       readJournalFrame(frame, (r) => {
         if (r.kind === 'reply') answers.push(r);
         else if (r.kind === 'order') {
           orders.putOrderEncoded(r.client_id, r.mode, r.node_order_id, r.status, r.previous_status, r.value);
+          replicated?.push({ kind: 'order', client_id: r.client_id, mode: r.mode, value: r.value });
           if (alerts?.watchesOrders(r.client_id, r.mode)) alerts.orderWritten(r.client_id, r.mode, r.status, r.previous_status, r.value);
         }
         // Once per order, beside the write that ends it: marked until its router's delta is merged.
@@ -77,6 +84,7 @@ export function journalStage(
         else if (r.kind === 'order_key') orders.putOrderKey(r.client_id, r.mode, r.key, r.node_order_id);
         else if (r.kind === 'fill') {
           orders.putFillEncoded(r.client_id, r.mode, r.fill_id, r.value);
+          replicated?.push({ kind: 'fill', client_id: r.client_id, mode: r.mode, value: r.value });
           if (alerts?.watchesOrders(r.client_id, r.mode)) alerts.fillWritten(r.client_id, r.mode, r.value);
         }
         else if (r.kind === 'ledger_part') keepPart(source, r);
@@ -91,6 +99,7 @@ export function journalStage(
       () => {
         ack(source, encodeJournalAck(sequence, null));
         for (const a of answers) answer(a.token, { ok: { status: a.status, json: a.json } });
+        if (replicated !== undefined) for (const r of replicated) replica!.written(r.kind, r.client_id, r.mode, r.value);
       },
       // What the aggregates merged from this frame did not reach the disk: they drop their cache
       // on the same failure, and the routers journal their deltas again.

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { addCounts, mergeNewestFirst, regionScope, regionSources, remoteFills, remoteOrders } from './global-reads.ts';
 import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
 import { VENUES } from '../../domain/market.ts';
@@ -69,6 +70,7 @@ const FillsQuery = Type.Object({
   symbol: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
   after: Type.Optional(Type.String({ maxLength: 200 })),
+  region: Type.Optional(Type.String({ maxLength: 64, description: 'diagnostic home-region filter, as on GET /v1/orders; reads are global when omitted' })),
 });
 
 const tags = ['orders'];
@@ -175,14 +177,22 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           const skipped = store().listOrders(p.client_id, p.mode, { limit: q.offset, filter, openOnly });
           after = skipped.orders[skipped.orders.length - 1]?.node_order_id ?? '\u0000';
         }
-        const page = store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly });
+        // Among regions the listing is global: this node's orders and the other regions' (global-reads.ts).
+        const scope = regionScope(ctx.regions, q.region);
+        const local = scope.local ? store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly }) : { orders: [], last: null };
+        const inScope = (o: OrderRecord) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status));
+        const remote = remoteOrders(ctx.regions, scope, p.client_id, p.mode, inScope, after);
+        const merged = mergeNewestFirst(local.orders, local.last !== null, remote.filter((o) => filter(o) && (!openOnly || !isTerminal(o.status))), limit, (o) => o.node_order_id);
+        const page = { orders: merged.items, last: merged.more && merged.items.length > 0 ? merged.items[merged.items.length - 1]!.node_order_id : null };
         // Counts by status over the whole listing scope (symbol and history filters apply; the
         // status filter, the page and the limit do not), so limit=0 reads just the counts.
         // Unfiltered they are key counts of the status index; a filtered count reads the orders.
-        const counts =
-          q.symbol === undefined && q.history !== true
+        const localCounts = !scope.local
+          ? {}
+          : q.symbol === undefined && q.history !== true
             ? store().countByStatus(p.client_id, p.mode)
-            : store().countByStatusWhere(p.client_id, p.mode, (o) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status)));
+            : store().countByStatusWhere(p.client_id, p.mode, inScope);
+        const counts = addCounts(localCounts, remote);
         // The total is the counts under the status filter.
         let total = 0;
         for (const [s, n] of Object.entries(counts)) {
@@ -199,7 +209,10 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
             has_more: page.last !== null,
             next_cursor: page.last === null ? null : encodeCursor(page.last),
             offset: q.offset ?? null,
-            sources: [{ source: q.history === true || (status !== undefined && status !== 'open') ? 'history_db' : 'engine', complete: true }],
+            sources: [
+              ...(scope.local ? [{ source: q.history === true || (status !== undefined && status !== 'open') ? ('history_db' as const) : ('engine' as const), complete: true }] : []),
+              ...regionSources(ctx.regions, scope, Date.now()),
+            ],
             counts,
             // The live venue merge is in scope on a live account's first page without a symbol filter.
             venue_view: p.mode === 'live' && q.symbol === undefined && q.after === undefined && (q.offset ?? 0) === 0 ? await execution().venueView(p) : null,
@@ -219,10 +232,15 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       responses: { 200: { description: 'Order', schema: OrderRestSchema }, 404: { description: 'Unknown order' } },
       handler: (req) => {
         const p = principalOf(req);
-        const order = store().getOrder(p.client_id, p.mode, req.params['node_order_id']!);
-        if (order === undefined) throw Errors.notFound(`order ${req.params['node_order_id']} not found`);
+        const id = req.params['node_order_id']!;
         const expand = String(req.query['expand'] ?? '').split(',');
-        return { status: 200, body: orderView(order, expand.includes('fills') ? withFills(order) : undefined) };
+        const order = store().getOrder(p.client_id, p.mode, id);
+        if (order !== undefined) return { status: 200, body: orderView(order, expand.includes('fills') ? withFills(order) : undefined) };
+        // Homed in another region: as this node last read it from the regions' stream.
+        const remote = ctx.regions?.order(p.client_id, p.mode, id);
+        if (remote === undefined) throw Errors.notFound(`order ${id} not found`);
+        const fills = expand.includes('fills') ? ctx.regions!.fills(p.client_id, p.mode, remote.home_region ?? undefined).filter((f) => f.node_order_id === id) : undefined;
+        return { status: 200, body: orderView(remote, fills) };
       },
     },
     {
@@ -255,13 +273,16 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         const filter = (f: FillRecord) =>
           (q.node_order_id === undefined || f.node_order_id === q.node_order_id) && (q.symbol === undefined || f.symbol === q.symbol.toUpperCase());
         const after = q.after === undefined ? undefined : decodeCursor<number>(q.after, 'number');
+        const scope = regionScope(ctx.regions, q.region);
         if (q.node_order_id !== undefined) {
-          // One order's fills: its own list of ids, not a scan of every fill.
+          // One order's fills: its own list of ids, not a scan of every fill; an order homed in
+          // another region, its fills as read from the regions' stream.
           const order = store().getOrder(p.client_id, p.mode, q.node_order_id);
-          const all = (order?.fill_ids ?? [])
-            .map((id) => store().getFill(p.client_id, p.mode, id))
-            .filter((f): f is FillRecord => f !== undefined && filter(f))
-            .sort((a, b) => b.id - a.id);
+          const all = (
+            order !== undefined
+              ? order.fill_ids.map((id) => store().getFill(p.client_id, p.mode, id)).filter((f): f is FillRecord => f !== undefined && filter(f))
+              : remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, undefined)
+          ).sort((a, b) => b.id - a.id);
           const rest = after === undefined ? all : all.filter((f) => f.id < after);
           const fills = rest.slice(0, limit);
           const more = limit > 0 && rest.length > limit;
@@ -270,11 +291,15 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
             body: { fills, total: all.length, limit, has_more: more, next_cursor: more ? encodeCursor(fills[fills.length - 1]!.id) : null } satisfies FillsPage,
           };
         }
-        const page = store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter });
-        const total = q.symbol === undefined ? store().countFills(p.client_id, p.mode) : store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
+        const local = scope.local ? store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter }) : { fills: [], last: null };
+        const remote = remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, after);
+        const page = mergeNewestFirst(local.fills, local.last !== null, remote, limit, (f) => f.id);
+        const localTotal = !scope.local ? 0 : q.symbol === undefined ? store().countFills(p.client_id, p.mode) : store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
+        const total = localTotal + remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, undefined).length;
+        const last = page.more && page.items.length > 0 ? page.items[page.items.length - 1]!.id : null;
         return {
           status: 200,
-          body: { fills: page.fills, total, limit, has_more: page.last !== null, next_cursor: page.last === null ? null : encodeCursor(page.last) } satisfies FillsPage,
+          body: { fills: page.items, total, limit, has_more: last !== null, next_cursor: last === null ? null : encodeCursor(last) } satisfies FillsPage,
         };
       },
     },

@@ -256,7 +256,16 @@ export const ListOrdersRespSchema = Type.Object(
     has_more: Type.Boolean(),
     next_cursor: Nullable(Type.String(), 'pass as `after` for the next page'),
     offset: Nullable(Count(), 'the legacy `offset` query parameter, echoed'),
-    sources: Type.Array(Type.Object({ source: StringEnum(['engine', 'history_db']), complete: Type.Boolean() }, { additionalProperties: false })),
+    sources: Type.Array(
+      Type.Object(
+        {
+          source: StringEnum(['engine', 'history_db', 'region']),
+          region: Type.Optional(Type.String({ description: 'source `region`: another region whose orders this listing read from the regions’ stream (docs/regions.md)' })),
+          complete: Type.Boolean({ description: 'false: that region could not be reached (or not yet read to its end): its orders here may be behind' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     counts: StatusCounts,
     venue_view: Nullable(VenueOrdersViewSchema, 'only on a live account\'s first page without a symbol filter'),
   },

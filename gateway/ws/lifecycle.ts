@@ -59,10 +59,25 @@ export class LifecycleServer {
     }
   }
 
-  /** Sends an event to the stream's subscribers unless its key was seen; true when sent (or kept for replay). */
-  publish(stream: LifecycleStream, key: string, frame: string): boolean {
+  private observed: ((stream: LifecycleStream, key: string, frame: string) => void) | undefined;
+
+  /**
+   * Among regions: told each event this node observed first-hand (not those `fromRegions`), to
+   * write it to the regions' lifecycle stream, which stores an event several regions observe once.
+   */
+  onObserved(listener: (stream: LifecycleStream, key: string, frame: string) => void): void {
+    this.observed = listener;
+  }
+
+  /**
+   * Sends an event to the stream's subscribers unless its key was seen; true when sent (or kept
+   * for replay). `fromRegions`: read from the regions' stream (another region observed it, or
+   * this node before a restart), so not written there again.
+   */
+  publish(stream: LifecycleStream, key: string, frame: string, fromRegions = false): boolean {
     if (!this.feeds[stream].offer(key, frame)) return false;
     this.app?.publish(this.topic(stream), frame);
+    if (!fromRegions) this.observed?.(stream, key, frame);
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -61,11 +61,16 @@ async function waitForClients(url: string): Promise<void> {
   }
 }
 
-/** `size` servers (1, or 3 for a JetStream cluster), ready for clients. */
-export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
+/**
+ * `size` servers (1, or 3 for a JetStream cluster), ready for clients. By default on free ports
+ * in a temporary directory removed by stop(); `npm run cluster` (scripts/cluster.ts) passes its
+ * own directory (kept) and ports.
+ */
+export async function startNats(size: 1 | 3 = 1, options: { dir?: string; ports?: { client: number; route: number }[] } = {}): Promise<NatsCluster> {
   if (NATS_SERVER === undefined) throw new Error('no nats-server: .ci/run installs it (apt-get install -y nats-server), or set NATS_SERVER');
-  const dir = mkdtempSync(join(tmpdir(), 'seq-nats-'));
-  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'seq-nats-'));
+  if (options.dir !== undefined) mkdirSync(dir, { recursive: true });
+  const ports = options.ports ?? (await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() }))));
   const servers = ports.map((p, i): NatsServer => {
     const name = `n${i + 1}`;
     const routes = ports.filter((_, j) => j !== i).map((q) => `nats-route://127.0.0.1:${q.route}`);
@@ -99,7 +104,7 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
     urls: servers.map((s) => s.url),
     stop: async () => {
       await Promise.all(servers.map((s) => s.kill()));
-      rmSync(dir, { recursive: true, force: true });
+      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -58,8 +58,8 @@ export function startProcess(dataDir: string, children: ChildProcess[], env: Rec
  * A client created in a data directory as a new user would (`npm run admin -- create-client`,
  * before or beside the running service): its live and sandbox keys, read from what it prints.
  */
-export function createClientIn(dataDir: string, clientId: string): { live: string; sandbox: string } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', clientId, '--tier', 'enterprise'], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+export function createClientIn(dataDir: string, clientId: string, env: Record<string, string> = {}): { live: string; sandbox: string } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', clientId, '--tier', 'enterprise'], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8' });
   const live = /live key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
   const sandbox = /sandbox key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
   if (live === undefined || sandbox === undefined) throw new Error(`create-client printed no keys:\n${out}`);

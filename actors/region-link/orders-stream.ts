@@ -1,0 +1,120 @@
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { pack, unpack } from 'msgpackr';
+import type { Logger } from '../../engine/actor.ts';
+import { RemoteOrdersView, type ViewedFill, type ViewedOrder } from './orders-view.ts';
+import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from './subjects.ts';
+
+/** A node that has not said it is alive for this long is unreachable: listings say so. */
+export const NODE_SILENCE_MS = 3_000;
+const HEARTBEAT_MS = 1_000;
+
+/** An order or fill record on the stream: its account beside the record as its journal stored it. */
+interface Envelope {
+  c: string;
+  m: string;
+  v: Uint8Array;
+}
+
+/** One region a global listing covered (or could not). */
+export interface RegionSource {
+  region: string;
+  /** its node said it is alive within the last 3 s */
+  reachable: boolean;
+  /** this node has read the stream up to its end at least once since it joined */
+  caught_up: boolean;
+}
+
+/**
+ * The global order reads' I/O (docs/regions.md, step 4): this node's journal writes each order
+ * and fill record to `SEQ_ORDERS` once on disk at home; every record other regions wrote is read
+ * from the stream's start into `RemoteOrdersView`. Nodes also say each second that they are
+ * alive (`seq.node.<region>`), so a listing can say which regions it could not reach.
+ */
+export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
+  readonly view: RemoteOrdersView<O, F>;
+  private js: JetStreamClient | undefined;
+  private nc: NatsConnection | undefined;
+  private readonly alive = new Map<string, number>();
+  private caughtUp = false;
+  private timer: NodeJS.Timeout | undefined;
+  private sub: Subscription | undefined;
+  private stopped = false;
+  private failures = 0;
+
+  constructor(
+    private readonly region: string,
+    private readonly log: Logger,
+  ) {
+    this.view = new RemoteOrdersView(region);
+  }
+
+  start(nc: NatsConnection): void {
+    this.nc = nc;
+    this.js = jetstream(nc);
+    this.sub = nc.subscribe(anyNodeSubject(), {
+      callback: (err, msg) => {
+        if (err === null) this.alive.set(msg.subject.slice(msg.subject.lastIndexOf('.') + 1), Date.now());
+      },
+    });
+    this.timer = setInterval(() => nc.publish(nodeSubject(this.region)), HEARTBEAT_MS);
+    nc.publish(nodeSubject(this.region));
+    void this.follow();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.sub?.unsubscribe();
+  }
+
+  /** A record this node's journal has on disk: to the stream (fire and forget; a failure is logged, never blocks the journal). */
+  written(kind: 'order' | 'fill', client: string, mode: string, value: Uint8Array): void {
+    if (this.js === undefined) return;
+    this.js.publish(orderEventSubject(this.region, kind), pack({ c: client, m: mode, v: value } satisfies Envelope)).catch((err: unknown) => {
+      // One line per hundred failures: a NATS outage must not flood the log.
+      if (this.failures++ % 100 === 0) this.log.error({ err: (err as Error).message, failures: this.failures }, 'region link: an order event not written to the regions’ stream');
+    });
+  }
+
+  /** The regions of the cluster as this node knows them, and whether it reaches each now. */
+  sources(nowMs: number): RegionSource[] {
+    const regions = new Set([...this.alive.keys(), ...this.view.regions().keys()]);
+    regions.delete(this.region);
+    return [...regions].sort().map((region) => ({ region, reachable: nowMs - (this.alive.get(region) ?? 0) <= NODE_SILENCE_MS, caught_up: this.caughtUp }));
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const consumer = await this.js!.consumers.get(ORDERS_STREAM.name);
+        const messages = await consumer.consume();
+        for await (const msg of messages) {
+          this.apply(msg.subject, msg.data);
+          if (msg.info.pending === 0) this.caughtUp = true;
+          if (this.stopped) break;
+        }
+      } catch (err) {
+        if (this.stopped || this.nc?.isClosed()) return;
+        this.log.warn({ err: (err as Error).message }, 'region link: the orders stream is not readable now, trying again');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  }
+
+  private apply(subject: string, data: Uint8Array): void {
+    // seq.orders.<region>.<kind>
+    const parts = subject.split('.');
+    const region = parts[2];
+    const kind = parts[3];
+    if (region === undefined || region === this.region) return;
+    try {
+      const { c, m, v } = unpack(data) as Envelope;
+      const record = unpack(v) as O & F;
+      if (kind === 'order') this.view.order(region, record, Date.now());
+      else if (kind === 'fill') this.view.fill(region, c, m, record, Date.now());
+    } catch (err) {
+      this.log.warn({ subject, err: (err as Error).message }, 'region link: an order event not understood was skipped');
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
+import type { RegionReads } from '../context.ts';
+
+/**
+ * Global order reads among regions (docs/regions.md, step 4): this node's page from LMDB merged
+ * with the other regions' orders from the link's read view, newest first by id (ids lead with
+ * their millisecond, so the merge is by time across nodes). `region` narrows to one home region:
+ * this node's (LMDB alone) or another's (its view alone). Pure over its inputs.
+ */
+export interface RegionScope {
+  /** read this node's own orders */
+  local: boolean;
+  /** read the other regions' view: all of them (undefined) or one; null: none */
+  remote: string | undefined | null;
+}
+
+export function regionScope(reads: RegionReads | undefined, region: string | undefined): RegionScope {
+  if (reads === undefined || region === undefined) return { local: true, remote: reads === undefined ? null : undefined };
+  return region === reads.region ? { local: true, remote: null } : { local: false, remote: region };
+}
+
+/** The newest `limit` of a local page and remote candidates (each newest first, past the cursor already). */
+export function mergeNewestFirst<T>(local: readonly T[], localHasMore: boolean, remote: readonly T[], limit: number, key: (t: T) => string | number): { items: T[]; more: boolean } {
+  const all = [...local, ...remote].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka < kb ? 1 : ka > kb ? -1 : 0;
+  });
+  return { items: all.slice(0, limit), more: localHasMore || all.length > limit };
+}
+
+/** The other regions' orders in scope that pass `filter`, newest first, after the cursor. */
+export function remoteOrders(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (o: OrderRecord) => boolean, after: string | undefined): OrderRecord[] {
+  if (reads === undefined || scope.remote === null) return [];
+  return reads.orders(client, mode, scope.remote).filter((o) => filter(o) && (after === undefined || o.node_order_id < after));
+}
+
+export function remoteFills(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (f: FillRecord) => boolean, after: number | undefined): FillRecord[] {
+  if (reads === undefined || scope.remote === null) return [];
+  return reads.fills(client, mode, scope.remote).filter((f) => filter(f) && (after === undefined || f.id < after));
+}
+
+/** `counts` by status of the remote orders in scope, added to the local ones. */
+export function addCounts(counts: Record<string, number>, orders: readonly OrderRecord[]): Record<string, number> {
+  const out = { ...counts };
+  for (const o of orders) out[o.status] = (out[o.status] ?? 0) + 1;
+  return out;
+}
+
+/** A listing's `sources` beyond this node's: each other region in scope, complete while reached and read to the stream's end. */
+export function regionSources(reads: RegionReads | undefined, scope: RegionScope, nowMs: number): { source: 'region'; region: string; complete: boolean }[] {
+  if (reads === undefined || scope.remote === null) return [];
+  const regions = reads.sources(nowMs).filter((s) => scope.remote === undefined || s.region === scope.remote);
+  // A region asked for that this node has never heard of: nothing was read from it.
+  if (typeof scope.remote === 'string' && regions.length === 0) return [{ source: 'region', region: scope.remote, complete: false }];
+  return regions.map((s) => ({ source: 'region', region: s.region, complete: s.reachable && s.caught_up }));
+}

@@ -141,7 +141,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   });
   const endpoint = topology.endpoint;
   // Among regions (docs/regions.md): built here (the journal writes to it), started once the edges are.
-  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage));
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage), (since) => storage.orders.changedSince(since));
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0;
   //    beside it what follows each write: the TCA aggregates, the alerts on orders and fills.

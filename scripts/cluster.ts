@@ -57,6 +57,11 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
 
   CLUSTER_REGIONS.forEach(({ region, venues }, i) => {
+    // The shared key as each node's DATA_DIR/credentials.key: the node and `npm run admin` on
+    // that directory both use it without CREDENTIALS_KEY in the environment.
+    mkdirSync(join(dir, region), { recursive: true });
+    const keyFile = join(dir, region, 'credentials.key');
+    if (!existsSync(keyFile)) writeFileSync(keyFile, `${credentialsKey}\n`, { mode: 0o600 });
     const node = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: ROOT,
       env: {
@@ -67,7 +72,6 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         PORT: String(httpPort + i),
         DATA_DIR: join(dir, region),
-        CREDENTIALS_KEY: credentialsKey,
         OPERATOR_KEY: operatorKey,
         WORKERS: process.env['WORKERS'] ?? '1',
       },

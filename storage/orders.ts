@@ -116,6 +116,19 @@ export class OrderStore {
     this.db.writes.watch(this.db.orderKeys.put([clientId, mode, key], nodeOrderId));
   }
 
+  /**
+   * Every order updated at or after `sinceNs`, with its fills: what a node among regions writes
+   * to the regions' stream again when it starts, to catch up what it wrote while it could not.
+   */
+  *changedSince(sinceNs: number): Generator<{ order: OrderRecord; fills: FillRecord[] }> {
+    for (const { value } of this.db.orders.getRange({})) {
+      const order = value as OrderRecord;
+      if (order.updated_unix_ns < sinceNs) continue;
+      const fills = order.fill_ids.map((id) => this.getFill(order.client_id, order.mode, id)).filter((f): f is FillRecord => f !== undefined);
+      yield { order, fills };
+    }
+  }
+
   /** Reads from now on see every commit so far, including other threads' (a worker's reader). */
   refresh(): void {
     this.db.root.resetReadTxn();

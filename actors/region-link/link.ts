@@ -24,6 +24,7 @@ const BOOK_POLL_MS = 10;
 /** Every local edge's status goes out this often, and at once when its feed goes up or down. */
 const STATUS_MS = 1_000;
 const STATUS_ASK_MS = 1_000;
+const JETSTREAM_READY_MS = 60_000;
 
 interface Published {
   edge_id: string;
@@ -77,6 +78,8 @@ export class RegionLink {
     private readonly log: Logger,
     /** clients, key hashes and sealed credentials, kept in step with every region (records.ts) */
     tables?: ReplicatedTables,
+    /** this node's orders changed since an instant, with their fills: the catch-up at start */
+    private readonly changedSince?: (sinceNs: number) => Iterable<{ order: OrderRecord; fills: FillRecord[] }>,
   ) {
     this.records = tables === undefined ? undefined : new RecordsReplica(tables, log);
     this.orders = new OrdersStream(config.region, log);
@@ -102,9 +105,14 @@ export class RegionLink {
     this.nc = nc;
     // Every server keeps a copy when there are three: one lost changes nothing (docs/regions.md).
     const replicas = Math.min(3, this.config.natsUrls.length);
-    await ensureStreams(nc, replicas);
-    await this.records?.start(nc, replicas);
+    await this.whenJetStreamReady(() => ensureStreams(nc, replicas));
+    await this.whenJetStreamReady(async () => this.records?.start(nc, replicas));
     this.orders.start(nc);
+    if (this.changedSince !== undefined) {
+      const changedSince = this.changedSince;
+      const orders = await this.whenJetStreamReady(() => this.orders.catchUp(changedSince));
+      if (orders > 0) this.log.info({ orders }, 'region link: orders written again to the regions’ stream (catch-up after start)');
+    }
     if (this.lifecycleSink !== undefined) this.lifecycle.start(nc, this.lifecycleSink);
     nc.subscribe(pingSubject(this.config.region), { callback: (_err, msg) => void msg.respond() });
     for (const edge of this.localEdges) {
@@ -141,6 +149,23 @@ export class RegionLink {
   /** A maker fill an edge told a relay (a child run here for another region's order). */
   onRelayedFill(fill: MakerFill): void {
     this.children.onMakerFill(fill);
+  }
+
+  /**
+   * A cluster that has just started elects its JetStream leader within seconds, and asks fail
+   * until then: tried again every second for a minute before the node gives up starting.
+   */
+  private async whenJetStreamReady<T>(setup: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + JETSTREAM_READY_MS;
+    for (;;) {
+      try {
+        return await setup();
+      } catch (err) {
+        if (Date.now() > deadline || this.closed) throw err;
+        this.log.warn({ err: (err as Error).message }, 'region link: JetStream not ready yet (a new cluster elects its leader), trying again');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
   }
 
   async stop(): Promise<void> {

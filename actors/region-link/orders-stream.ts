@@ -1,4 +1,4 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { pack, unpack } from 'msgpackr';
 import type { Logger } from '../../engine/actor.ts';
@@ -8,6 +8,8 @@ import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from '.
 /** A node that has not said it is alive for this long is unreachable: listings say so. */
 export const NODE_SILENCE_MS = 3_000;
 const HEARTBEAT_MS = 1_000;
+/** Written again from this long before the last record the stream has of this region: writes in flight at a crash. */
+const CATCH_UP_MARGIN_NS = 10_000_000_000;
 
 /** An order or fill record on the stream: its account beside the record as its journal stored it. */
 interface Envelope {
@@ -77,6 +79,31 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
     });
   }
 
+  /**
+   * After a start: this node's orders changed since the last one it wrote to the stream (less a
+   * margin), with their fills, written again: what it wrote while NATS was out of reach, and the
+   * orders its restart closed, reach the other regions. Repeats are harmless: the views keep the
+   * newest version of an order and each fill once. Answers how many orders went.
+   */
+  async catchUp(changedSince: (sinceNs: number) => Iterable<{ order: O; fills: F[] }>): Promise<number> {
+    const jsm = await jetstreamManager(this.nc!);
+    let since = 0;
+    try {
+      const last = await jsm.streams.getMessage(ORDERS_STREAM.name, { last_by_subj: orderEventSubject(this.region, 'order') });
+      const { v } = unpack(last!.data) as Envelope;
+      since = (unpack(v) as ViewedOrder).updated_unix_ns - CATCH_UP_MARGIN_NS;
+    } catch {
+      since = 0; // nothing of this region in the stream yet: everything
+    }
+    let orders = 0;
+    for (const { order, fills } of changedSince(since)) {
+      for (const fill of fills) this.written('fill', order.client_id, order.mode, pack(fill));
+      this.written('order', order.client_id, order.mode, pack(order));
+      orders++;
+    }
+    return orders;
+  }
+
   /** The regions of the cluster as this node knows them, and whether it reaches each now. */
   sources(nowMs: number): RegionSource[] {
     const regions = new Set([...this.alive.keys(), ...this.view.regions().keys()]);
@@ -88,6 +115,8 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
     while (!this.stopped) {
       try {
         const consumer = await this.js!.consumers.get(ORDERS_STREAM.name);
+        // Nothing to read (an empty stream): read to its end already.
+        if ((await consumer.info()).num_pending === 0) this.caughtUp = true;
         const messages = await consumer.consume();
         for await (const msg of messages) {
           this.apply(msg.subject, msg.data);

@@ -76,11 +76,12 @@ export class RecordsReplica {
   }
 
   private async follow(name: string, table: ReplicatedTable<unknown>, kv: KV): Promise<void> {
-    this.publishWrites(name, table, kv);
-    // Rows written before this node joined (the admin CLI, a node that ran alone) that the bucket lacks.
+    // Rows written before this node joined (the admin CLI, a node that ran alone) that the bucket
+    // lacks. First, so a start tried again (JetStream not ready) registers its listener once.
     for (const [key, value] of table.local()) {
       if ((await kv.get(key)) === null) await kv.put(key, pack(value));
     }
+    this.publishWrites(name, table, kv);
     const watch = await kv.watch();
     this.stops.push(() => watch.stop());
     void (async () => {

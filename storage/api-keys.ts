@@ -132,22 +132,39 @@ export class ApiKeyStore {
   }
 
   /**
-   * An account's keys as another node wrote them: stored here with the hash index to match (a
-   * key revoked there stops working here), keeping this node's later `last_used_at`. Not told
-   * to `onWritten`.
+   * An account's keys as another node wrote them, merged with this node's: the union by key id
+   * (two nodes may issue keys at once, and neither list may drop the other's), a key revoked on
+   * either side revoked (revocation only ever goes one way), this node's later `last_used_at`
+   * kept. Stored with the hash index to match: a key revoked there stops working here. Not told
+   * to `onWritten`; answers the merged list, which the caller publishes back when it holds keys
+   * the other node's list lacked, so every node converges on the union.
    */
-  async applyReplica(clientId: string, records: ApiKeyRecord[]): Promise<void> {
-    await this.db.root.transaction(() => {
+  async applyReplica(clientId: string, records: ApiKeyRecord[]): Promise<ApiKeyRecord[]> {
+    const merged = await this.db.root.transaction(() => {
       const before = this.doc(clientId)?.records ?? [];
-      const usedHere = new Map(before.map((r) => [r.id, r.last_used_at_ms]));
-      const merged = records.map((r) => ({ ...r, last_used_at_ms: Math.max(r.last_used_at_ms ?? 0, usedHere.get(r.id) ?? 0) || null }));
-      this.db.apiKeys.put(clientId, { records: merged } satisfies ClientKeys);
-      writeKeyViews(this.db, clientId, merged);
-      const active = new Set(merged.filter((r) => r.is_active).map((r) => r.key_hash));
+      const mine = new Map(before.map((r) => [r.id, r]));
+      const union = records.map((r) => {
+        const here = mine.get(r.id);
+        mine.delete(r.id);
+        if (here === undefined) return r;
+        return {
+          ...r,
+          is_active: r.is_active && here.is_active,
+          deactivated_at_ms: r.deactivated_at_ms ?? here.deactivated_at_ms,
+          rotated_to: r.rotated_to ?? here.rotated_to,
+          last_used_at_ms: Math.max(r.last_used_at_ms ?? 0, here.last_used_at_ms ?? 0) || null,
+        };
+      });
+      const all = retained([...union, ...mine.values()].sort((a, b) => b.created_at_ms - a.created_at_ms || (a.id < b.id ? -1 : 1)));
+      this.db.apiKeys.put(clientId, { records: all } satisfies ClientKeys);
+      writeKeyViews(this.db, clientId, all);
+      const active = new Set(all.filter((r) => r.is_active).map((r) => r.key_hash));
       for (const r of before) if (!active.has(r.key_hash)) this.db.apiKeyHashes.remove(r.key_hash);
-      for (const r of merged) if (r.is_active) this.indexActive(r);
+      for (const r of all) if (r.is_active) this.indexActive(r);
+      return all;
     });
     await this.db.root.flushed;
+    return merged;
   }
 
   /** Every account with keys (the regions publish those another node lacks, at start). */

@@ -40,6 +40,7 @@ function clientsTable(storage: Storage): Table<ClientProfile> {
 }
 
 function apiKeysTable(storage: Storage): Table<ApiKeyRecord[]> {
+  let publish: ((key: string, value: ApiKeyRecord[]) => void) | undefined;
   return {
     *local() {
       for (const client of storage.apiKeys.accounts()) yield [`k.${id(client)}`, storage.apiKeys.list(client, { sandboxOnly: false })];
@@ -47,9 +48,13 @@ function apiKeysTable(storage: Storage): Table<ApiKeyRecord[]> {
     async apply(key, value) {
       const client = unid(key.slice(2));
       if (!Array.isArray(value) || value.some((r) => typeof r !== 'object' || r === null || r.client_id !== client || typeof r.key_hash !== 'string')) return;
-      await storage.apiKeys.applyReplica(client, value);
+      const merged = await storage.apiKeys.applyReplica(client, value);
+      // Keys this node issued that the other's list lacked (both issued at once): the union goes back.
+      const theirs = new Set(value.map((r) => `${r.id}|${r.is_active}`));
+      if (merged.some((r) => !theirs.has(`${r.id}|${r.is_active}`))) publish?.(key, merged);
     },
     onWritten(listener) {
+      publish = listener;
       storage.apiKeys.onWritten((client, records) => listener(`k.${id(client)}`, records));
     },
   };

@@ -238,8 +238,9 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   // Every stored key of a live venue is probed again (the probes live in memory).
   for (const { venue } of liveVenues) for (const client of clientsWithCredentials(storage.db, venue, 'live')) void credentialProbes.probe(client, 'live', venue);
   topology.startActor(FAIR_ACTOR);
-  // Among regions: this node's edges published for the others (theirs are followed by the remote edges just started).
-  await regionLink?.start();
+  // Among regions: this node's edges published for the others (theirs are followed by the remote
+  // edges just started). In the background: a node serves its own venues while NATS is out of reach.
+  regionLink?.start().catch((err: unknown) => log.error({ err: (err as Error).message }, 'region link not started: this node runs alone until restarted'));
   for (const { chain } of CHAINS) topology.startActor(`dex:${chain}`);
   prediction.start();
   gateway.fundingFeed.start();

@@ -24,6 +24,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchResult> }>> = 
   'depth-decode': () => import('./depth-decode.bench.ts'),
   client: () => import('./client.bench.ts'),
   harness: () => import('./harness.bench.ts'),
+  regions: () => import('./regions.bench.ts'),
 };
 
 const selected = process.argv.slice(2);

@@ -12,8 +12,11 @@ export async function ensureStreams(nc: NatsConnection, replicas: number, stream
   for (const s of streams) {
     const config = { name: s.name, subjects: s.subjects, duplicate_window: s.duplicate_window_ns, max_msgs: s.max_msgs, num_replicas: replicas };
     try {
-      await jsm.streams.info(s.name);
-      await jsm.streams.update(s.name, config);
+      const held = (await jsm.streams.info(s.name)).config;
+      // Left alone when it is as defined: an update needs every replica, and a node must start
+      // while one of three servers is down.
+      const same = held.duplicate_window === config.duplicate_window && held.max_msgs === config.max_msgs && held.num_replicas === config.num_replicas && JSON.stringify(held.subjects) === JSON.stringify(config.subjects);
+      if (!same) await jsm.streams.update(s.name, config);
     } catch (err) {
       if (!/stream not found/i.test((err as Error).message)) throw err;
       await jsm.streams.add(config);

@@ -2,6 +2,7 @@ import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../engine/actor.ts';
 import { LIFECYCLE_STREAM, lifecycleSubject } from './subjects.ts';
+import { CONSUME_EXPIRES_MS } from './orders-stream.ts';
 
 export type LifecycleKind = 'new_markets' | 'market_resolved';
 
@@ -44,7 +45,7 @@ export class LifecycleStream {
         const info = await (await jetstreamManager(nc)).streams.info(LIFECYCLE_STREAM.name);
         const from = Math.max(info.state.first_seq, info.state.last_seq - REPLAY_MESSAGES + 1, 1);
         const consumer = await this.js!.consumers.get(LIFECYCLE_STREAM.name, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
-        for await (const msg of await consumer.consume()) {
+        for await (const msg of await consumer.consume({ expires: CONSUME_EXPIRES_MS })) {
           const kind = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
           const key = msg.headers?.get('Nats-Msg-Id') ?? '';
           if ((kind === 'new_markets' || kind === 'market_resolved') && key !== '') deliver(kind, key, msg.string());

@@ -24,7 +24,6 @@ const BOOK_POLL_MS = 10;
 /** Every local edge's status goes out this often, and at once when its feed goes up or down. */
 const STATUS_MS = 1_000;
 const STATUS_ASK_MS = 1_000;
-const JETSTREAM_READY_MS = 60_000;
 
 interface Published {
   edge_id: string;
@@ -103,6 +102,7 @@ export class RegionLink {
   async start(): Promise<void> {
     const nc = await joinNats(this.config.natsUrls, `seq-${this.config.region}`);
     this.nc = nc;
+    if (this.closed) return void leaveNats(this.config.natsUrls);
     // Every server keeps a copy when there are three: one lost changes nothing (docs/regions.md).
     const replicas = Math.min(3, this.config.natsUrls.length);
     await this.whenJetStreamReady(() => ensureStreams(nc, replicas));
@@ -152,17 +152,17 @@ export class RegionLink {
   }
 
   /**
-   * A cluster that has just started elects its JetStream leader within seconds, and asks fail
-   * until then: tried again every second for a minute before the node gives up starting.
+   * A cluster that has just started (or lost the server that led it) elects a JetStream leader
+   * within seconds, and asks fail until then: tried again every second for as long as it takes
+   * (said in the log at the first failure and every 30th), while the node serves its own venues.
    */
   private async whenJetStreamReady<T>(setup: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + JETSTREAM_READY_MS;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
         return await setup();
       } catch (err) {
-        if (Date.now() > deadline || this.closed) throw err;
-        this.log.warn({ err: (err as Error).message }, 'region link: JetStream not ready yet (a new cluster elects its leader), trying again');
+        if (this.closed) throw err;
+        if (attempt % 30 === 0) this.log.warn({ err: (err as Error).message, attempt }, 'region link: JetStream not ready yet (a cluster electing its leader?), trying again every second');
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }

@@ -8,6 +8,9 @@ import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from '.
 /** A node that has not said it is alive for this long is unreachable: listings say so. */
 export const NODE_SILENCE_MS = 3_000;
 const HEARTBEAT_MS = 1_000;
+const RETRY_MS = 1_000;
+export const CONSUME_EXPIRES_MS = 5_000;
+const RETRY_MAX = 200_000;
 /** Written again from this long before the last record the stream has of this region: writes in flight at a crash. */
 const CATCH_UP_MARGIN_NS = 10_000_000_000;
 
@@ -43,6 +46,11 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
   private sub: Subscription | undefined;
   private stopped = false;
   private failures = 0;
+  private dropped = 0;
+  /** events the stream did not take yet, oldest first */
+  private readonly retrying: { subject: string; data: Uint8Array }[] = [];
+  private retryRunning = false;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly region: string,
@@ -60,6 +68,7 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
       },
     });
     this.timer = setInterval(() => nc.publish(nodeSubject(this.region)), HEARTBEAT_MS);
+    this.retryTimer = setInterval(() => void this.retry(), RETRY_MS);
     nc.publish(nodeSubject(this.region));
     void this.follow();
   }
@@ -67,16 +76,53 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
   stop(): void {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.retryTimer !== undefined) clearInterval(this.retryTimer);
     this.sub?.unsubscribe();
   }
 
-  /** A record this node's journal has on disk: to the stream (fire and forget; a failure is logged, never blocks the journal). */
+  /**
+   * A record this node's journal has on disk: to the stream. Never blocks the journal: a write
+   * the stream did not take (a server lost, a leader being elected) is kept and written again
+   * every second, in order, until it is taken (at most RETRY_MAX kept; past that the oldest go,
+   * logged, and the catch-up at the next start covers them).
+   */
   written(kind: 'order' | 'fill', client: string, mode: string, value: Uint8Array): void {
-    if (this.js === undefined) return;
-    this.js.publish(orderEventSubject(this.region, kind), pack({ c: client, m: mode, v: value } satisfies Envelope)).catch((err: unknown) => {
+    const message = { subject: orderEventSubject(this.region, kind), data: pack({ c: client, m: mode, v: value } satisfies Envelope) };
+    if (this.retrying.length > 0) this.keep(message);
+    else this.send(message);
+  }
+
+  private send(message: { subject: string; data: Uint8Array }): void {
+    if (this.js === undefined) return this.keep(message);
+    this.js.publish(message.subject, message.data).catch((err: unknown) => {
       // One line per hundred failures: a NATS outage must not flood the log.
-      if (this.failures++ % 100 === 0) this.log.error({ err: (err as Error).message, failures: this.failures }, 'region link: an order event not written to the regions’ stream');
+      if (this.failures++ % 100 === 0) this.log.warn({ err: (err as Error).message, failures: this.failures }, 'region link: an order event not taken by the regions’ stream yet: written again');
+      this.keep(message);
     });
+  }
+
+  private keep(message: { subject: string; data: Uint8Array }): void {
+    this.retrying.push(message);
+    if (this.retrying.length > RETRY_MAX) {
+      this.retrying.shift();
+      if (this.dropped++ % 1_000 === 0) this.log.error({ dropped: this.dropped }, 'region link: order events dropped past the retry bound (the next start writes them again)');
+    }
+  }
+
+  /** Writes the kept events again, oldest first, until one fails. */
+  private async retry(): Promise<void> {
+    if (this.retryRunning || this.js === undefined) return;
+    this.retryRunning = true;
+    try {
+      while (this.retrying.length > 0 && !this.stopped) {
+        await this.js.publish(this.retrying[0]!.subject, this.retrying[0]!.data);
+        this.retrying.shift();
+      }
+    } catch {
+      // still not taken: next second
+    } finally {
+      this.retryRunning = false;
+    }
   }
 
   /**
@@ -117,7 +163,9 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
         const consumer = await this.js!.consumers.get(ORDERS_STREAM.name);
         // Nothing to read (an empty stream): read to its end already.
         if ((await consumer.info()).num_pending === 0) this.caughtUp = true;
-        const messages = await consumer.consume();
+        // Pull requests that expire in 5 s (heartbeats every 2.5 s): a consumer whose server died
+        // is noticed and remade within seconds, not the default half minute.
+        const messages = await consumer.consume({ expires: CONSUME_EXPIRES_MS });
         for await (const msg of messages) {
           this.apply(msg.subject, msg.data);
           if (msg.info.pending === 0) this.caughtUp = true;

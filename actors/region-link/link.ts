@@ -103,17 +103,7 @@ export class RegionLink {
     const nc = await joinNats(this.config.natsUrls, `seq-${this.config.region}`);
     this.nc = nc;
     if (this.closed) return void leaveNats(this.config.natsUrls);
-    // Every server keeps a copy when there are three: one lost changes nothing (docs/regions.md).
-    const replicas = Math.min(3, this.config.natsUrls.length);
-    await this.whenJetStreamReady(() => ensureStreams(nc, replicas));
-    await this.whenJetStreamReady(async () => this.records?.start(nc, replicas));
-    this.orders.start(nc);
-    if (this.changedSince !== undefined) {
-      const changedSince = this.changedSince;
-      const orders = await this.whenJetStreamReady(() => this.orders.catchUp(changedSince));
-      if (orders > 0) this.log.info({ orders }, 'region link: orders written again to the regions’ stream (catch-up after start)');
-    }
-    if (this.lifecycleSink !== undefined) this.lifecycle.start(nc, this.lifecycleSink);
+    // Core NATS first: books, statuses, pings and child orders never wait for JetStream.
     nc.subscribe(pingSubject(this.config.region), { callback: (_err, msg) => void msg.respond() });
     for (const edge of this.localEdges) {
       nc.subscribe(bookSnapshotSubject(edge.edge_id), {
@@ -138,6 +128,18 @@ export class RegionLink {
     }
     this.timers.push(setInterval(() => this.publishBooks(), BOOK_POLL_MS));
     this.timers.push(setInterval(() => void this.publishStatuses(), STATUS_MS));
+    // Then JetStream (orders, records, lifecycle). Every server keeps a copy when there are
+    // three: one lost changes nothing (docs/regions.md).
+    const replicas = Math.min(3, this.config.natsUrls.length);
+    await this.whenJetStreamReady(() => ensureStreams(nc, replicas));
+    await this.whenJetStreamReady(async () => this.records?.start(nc, replicas));
+    this.orders.start(nc);
+    if (this.changedSince !== undefined) {
+      const changedSince = this.changedSince;
+      const orders = await this.whenJetStreamReady(() => this.orders.catchUp(changedSince));
+      if (orders > 0) this.log.info({ orders }, 'region link: orders written again to the regions’ stream (catch-up after start)');
+    }
+    if (this.lifecycleSink !== undefined) this.lifecycle.start(nc, this.lifecycleSink);
     this.log.info({ region: this.config.region, local_venues: this.config.localVenues, servers: this.config.natsUrls }, 'joined the regions over NATS');
   }
 

@@ -3,6 +3,12 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { LIFECYCLE_STREAM, ORDERS_STREAM, type StreamDefinition } from './subjects.ts';
 
 /**
+ * How long a consumer's pull request lives (heartbeats every half of it): a consumer whose server
+ * died is noticed and remade within seconds, not the client's default half minute.
+ */
+export const CONSUME_EXPIRES_MS = 5_000;
+
+/**
  * Creates the regions' streams, or brings an existing one to its definition (a node that starts
  * first creates them; the others find them). `replicas` is how many servers hold each: 3 in a
  * three-server cluster, so one server lost loses nothing.

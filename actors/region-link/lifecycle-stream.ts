@@ -2,7 +2,7 @@ import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../engine/actor.ts';
 import { LIFECYCLE_STREAM, lifecycleSubject } from './subjects.ts';
-import { CONSUME_EXPIRES_MS } from './orders-stream.ts';
+import { CONSUME_EXPIRES_MS } from './jetstream.ts';
 
 export type LifecycleKind = 'new_markets' | 'market_resolved';
 

@@ -59,6 +59,8 @@ export class RegionLink {
   /** this run: a restarted node numbers its deltas from 1 again, and a follower must know */
   private readonly epoch = Date.now() * 1024 + Math.floor(Math.random() * 1024);
   private readonly statusSeq = new Map<string, number>();
+  /** edges whose feed went up or down in this poll (reused: the poll runs every 10 ms) */
+  private readonly changedFeeds = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
   private nc: NatsConnection | undefined;
   private closed = false;
@@ -182,7 +184,8 @@ export class RegionLink {
 
   private publishBooks(): void {
     const nc = this.nc!;
-    const changedFeeds = new Set<string>();
+    const changedFeeds = this.changedFeeds;
+    changedFeeds.clear();
     for (const p of this.published) {
       const version = this.top.version(p.slot);
       if (version === p.version || (version & 1) === 1) continue;

@@ -2,6 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { pack, unpack } from 'msgpackr';
 import type { Logger } from '../../engine/actor.ts';
+import { CONSUME_EXPIRES_MS } from './jetstream.ts';
 import { RemoteOrdersView, type ViewedFill, type ViewedOrder } from './orders-view.ts';
 import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from './subjects.ts';
 
@@ -9,7 +10,6 @@ import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from '.
 export const NODE_SILENCE_MS = 3_000;
 const HEARTBEAT_MS = 1_000;
 const RETRY_MS = 1_000;
-export const CONSUME_EXPIRES_MS = 5_000;
 const RETRY_MAX = 200_000;
 /** Written again from this long before the last record the stream has of this region: writes in flight at a crash. */
 const CATCH_UP_MARGIN_NS = 10_000_000_000;
@@ -163,8 +163,6 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
         const consumer = await this.js!.consumers.get(ORDERS_STREAM.name);
         // Nothing to read (an empty stream): read to its end already.
         if ((await consumer.info()).num_pending === 0) this.caughtUp = true;
-        // Pull requests that expire in 5 s (heartbeats every 2.5 s): a consumer whose server died
-        // is noticed and remade within seconds, not the default half minute.
         const messages = await consumer.consume({ expires: CONSUME_EXPIRES_MS });
         for await (const msg of messages) {
           this.apply(msg.subject, msg.data);

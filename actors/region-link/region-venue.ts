@@ -6,6 +6,7 @@ import type { ChildReply, ChildRequest } from './child-protocol.ts';
 import { Side, type VenueId } from '../../domain/market.ts';
 import type { Logger } from '../../engine/actor.ts';
 import { L2Book } from '../edge/live/l2-book.ts';
+import { liveRouterOf } from '../edge/live/desk.ts';
 import { refusedLeg, type AccountProbe, type LegReport, type LegRequest, type LiveVenue, type MarketSink, type OrderLookup, type RemoteOrigin, type VenueAccount } from '../edge/live/venue.ts';
 import type { SimEdgeSpec } from '../edge/sim/catalog.ts';
 import { joinNats, leaveNats } from './connection.ts';
@@ -25,7 +26,6 @@ const RETRY_MAX_MS = 5_000;
  * after 2 s, then reconciles by a lookup), the serving node's edge may take up to 5 s.
  */
 const CHILD_TIMEOUT_MS = 2_500;
-const LIVE_ROUTER = 'router:live|';
 
 /** A book message as published: the publisher's run (`epoch`) beside the numbered message. */
 export type PublishedBookMessage = RemoteBookMessage & { epoch: number };
@@ -137,7 +137,7 @@ export class RegionVenue implements LiveVenue {
     const view = this.view();
     // Never sent: a definite refusal the router reports (the SOR does not pick an edge that is down).
     if (view === undefined || !view.connected) return refusedLeg(`remote_edge_down: ${this.spec.edge_id} runs in ${view?.region ?? 'another region'} and is not connected`);
-    const owner = `${LIVE_ROUTER}${account.client_id}`;
+    const owner = liveRouterOf(account.client_id);
     const gtc = leg.time_in_force === 'gtc';
     this.sent.set(leg.child_id, { client_id: account.client_id, owner, symbol: leg.symbol, resting: gtc, sent_ms: Date.now(), qty_1e8: leg.qty_1e8 }, Date.now());
     this.regionOf.set(leg.child_id, view.region, Date.now());
@@ -162,7 +162,7 @@ export class RegionVenue implements LiveVenue {
   }
 
   async lookup(account: VenueAccount, child_id: string, symbol: string): Promise<OrderLookup> {
-    const facts = this.sent.get(child_id) ?? { client_id: account.client_id, owner: `${LIVE_ROUTER}${account.client_id}`, symbol, resting: false, sent_ms: Date.now(), qty_1e8: 0 };
+    const facts = this.sent.get(child_id) ?? { client_id: account.client_id, owner: liveRouterOf(account.client_id), symbol, resting: false, sent_ms: Date.now(), qty_1e8: 0 };
     const reply = await this.ask(this.regionFor(child_id), { v: 1, op: 'lookup', home: this.region.localRegion, child_id, facts });
     if ('lookup' in reply) return reply.lookup;
     throw new Error('unknown' in reply ? reply.unknown : `lookup of ${child_id} not answered`);

@@ -29,15 +29,15 @@ export function mergeNewestFirst<T>(local: readonly T[], localHasMore: boolean, 
   return { items: all.slice(0, limit), more: localHasMore || all.length > limit };
 }
 
-/** The other regions' orders in scope that pass `filter`, newest first, after the cursor. */
-export function remoteOrders(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (o: OrderRecord) => boolean, after: string | undefined): OrderRecord[] {
+/** The other regions' orders in scope that pass `filter`, newest first (the whole scope: counts read them all; a page cuts at its cursor). */
+export function remoteOrders(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (o: OrderRecord) => boolean): OrderRecord[] {
   if (reads === undefined || scope.remote === null) return [];
-  return reads.orders(client, mode, scope.remote).filter((o) => filter(o) && (after === undefined || o.node_order_id < after));
+  return reads.orders(client, mode, scope.remote).filter(filter);
 }
 
-export function remoteFills(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (f: FillRecord) => boolean, after: number | undefined): FillRecord[] {
+export function remoteFills(reads: RegionReads | undefined, scope: RegionScope, client: string, mode: string, filter: (f: FillRecord) => boolean): FillRecord[] {
   if (reads === undefined || scope.remote === null) return [];
-  return reads.fills(client, mode, scope.remote).filter((f) => filter(f) && (after === undefined || f.id < after));
+  return reads.fills(client, mode, scope.remote).filter(filter);
 }
 
 /** `counts` by status of the remote orders in scope, added to the local ones. */

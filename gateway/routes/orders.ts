@@ -181,8 +181,9 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         const scope = regionScope(ctx.regions, q.region);
         const local = scope.local ? store().listOrders(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter, openOnly }) : { orders: [], last: null };
         const inScope = (o: OrderRecord) => (q.symbol === undefined || o.symbol === q.symbol.toUpperCase()) && (q.history !== true || isTerminal(o.status));
-        const remote = remoteOrders(ctx.regions, scope, p.client_id, p.mode, inScope, after);
-        const merged = mergeNewestFirst(local.orders, local.last !== null, remote.filter((o) => filter(o) && (!openOnly || !isTerminal(o.status))), limit, (o) => o.node_order_id);
+        const remote = remoteOrders(ctx.regions, scope, p.client_id, p.mode, inScope);
+        const remotePage = remote.filter((o) => filter(o) && (!openOnly || !isTerminal(o.status)) && (after === undefined || o.node_order_id < after));
+        const merged = mergeNewestFirst(local.orders, local.last !== null, remotePage, limit, (o) => o.node_order_id);
         const page = { orders: merged.items, last: merged.more && merged.items.length > 0 ? merged.items[merged.items.length - 1]!.node_order_id : null };
         // Counts by status over the whole listing scope (symbol and history filters apply; the
         // status filter, the page and the limit do not), so limit=0 reads just the counts.
@@ -281,7 +282,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           const all = (
             order !== undefined
               ? order.fill_ids.map((id) => store().getFill(p.client_id, p.mode, id)).filter((f): f is FillRecord => f !== undefined && filter(f))
-              : remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, undefined)
+              : remoteFills(ctx.regions, scope, p.client_id, p.mode, filter)
           ).sort((a, b) => b.id - a.id);
           const rest = after === undefined ? all : all.filter((f) => f.id < after);
           const fills = rest.slice(0, limit);
@@ -292,10 +293,10 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
           };
         }
         const local = scope.local ? store().listFills(p.client_id, p.mode, { ...(after !== undefined ? { after } : {}), limit, filter }) : { fills: [], last: null };
-        const remote = remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, after);
-        const page = mergeNewestFirst(local.fills, local.last !== null, remote, limit, (f) => f.id);
+        const remote = remoteFills(ctx.regions, scope, p.client_id, p.mode, filter);
+        const page = mergeNewestFirst(local.fills, local.last !== null, after === undefined ? remote : remote.filter((f) => f.id < after), limit, (f) => f.id);
         const localTotal = !scope.local ? 0 : q.symbol === undefined ? store().countFills(p.client_id, p.mode) : store().listFills(p.client_id, p.mode, { limit: Number.MAX_SAFE_INTEGER, filter }).fills.length;
-        const total = localTotal + remoteFills(ctx.regions, scope, p.client_id, p.mode, filter, undefined).length;
+        const total = localTotal + remote.length;
         const last = page.more && page.items.length > 0 ? page.items[page.items.length - 1]!.id : null;
         return {
           status: 200,

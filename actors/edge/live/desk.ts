@@ -142,6 +142,11 @@ export function liveClientOf(owner: string): string | undefined {
 const LIVE_ROUTER = 'router:live|';
 const RELAY = 'relay:';
 
+/** A client's live router key, the owner of its live children (the inverse of `liveClientOf`). */
+export function liveRouterOf(client_id: string): string {
+  return `${LIVE_ROUTER}${client_id}`;
+}
+
 /**
  * The owner an edge is given for a child it runs for another region's order (docs/regions.md):
  * the relay actor on this node, which carries the child's maker fills home. It names the home

@@ -46,6 +46,8 @@ export interface ServiceConfig {
   liveCatalogMs?: number;
   /** Trading markets whose books a live prediction edge streams unasked, by volume (`LIVE_FOLLOW_MAX`, default 200). */
   liveFollowMax?: number;
+  /** Workers boot from this directory's bundle (scripts/build.mjs) rather than the layout the service was loaded from: the tests' in-process services. */
+  workerBundle?: string;
   /** Strategy deployments (docs/deployments.md). */
   algo?: {
     /** algo worker threads, apart from the actor workers (`ALGO_WORKERS`, default 1) */

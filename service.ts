@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { bundled, repoRoot } from './engine/bundle.ts';
 import { DEFAULT_ALGO, type ServiceConfig } from './config.ts';
 import { createLogger, flushLogs } from './engine/log.ts';
@@ -123,6 +124,7 @@ export async function startService(config: ServiceConfig): Promise<Service> {
     algoWorkers: algo.workers,
     ...(algo.spinPolls !== undefined ? { algoSpinPolls: algo.spinPolls } : {}),
     registryUrl: new URL(bundled(import.meta.url) ? './registry.js' : './registry.ts', import.meta.url).href,
+    ...(config.workerBundle !== undefined ? { workerBundle: pathToFileURL(`${config.workerBundle}/`) } : {}),
     layouts,
     log,
     logLevel: config.logLevel,

@@ -2,7 +2,7 @@
 // Runs every test/**/*.test.ts with node:test through tsx. Node 20's runner does not glob
 // TypeScript files itself, so this finds them; extra arguments narrow the set by substring.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -31,9 +31,15 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
+// One esbuild bundle of this checkout for the whole run (test/helpers/bundle.ts): every service the
+// tests start, in process or as a child, boots its workers from it instead of the sources through tsx.
+const bundle = join('.build', `run-${process.pid}`);
+const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
+if (process.env.TEST_SERVICE_FROM !== 'sources') {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  env.TEST_BUNDLE_DIR = join(process.cwd(), bundle);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+rmSync(bundle, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Address } from 'ox';
+import * as Address from 'ox/Address';
 
 /**
  * EVM keys of the managed trading wallets: a secp256k1 secret key from the system's CSPRNG

@@ -1,5 +1,5 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Address } from 'ox';
+import * as Address from 'ox/Address';
 import { CHAINS, tokenSpec, type ChainId } from '../../domain/chains.ts';
 import { Q96 } from '../../domain/dex/full-math.ts';
 import { poolFromPositions, type PoolState, type Position } from '../../domain/dex/pool.ts';

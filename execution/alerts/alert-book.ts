@@ -69,8 +69,10 @@ export class AlertBook {
     const record: AlertRecord = { ...spec, alert_id: `alrt_${randomBase62(16)}`, client_id: client, mode, status: 'active', armed: true, fired_count: 0, created_at_ms: nowMs, last_fired_at_ms: null };
     this.remember(record);
     this.store.put(toStored(record));
+    // A level already true fires while the write is flushed; the answer is the alert as made.
+    const made = { ...record };
     await this.store.durable();
-    return record;
+    return made;
   }
 
   list(client: string, mode: Mode): AlertRecord[] {

@@ -46,6 +46,8 @@ export interface QuoteResponse {
 export const COLD_WAIT_MS = 2_000;
 /** A cache entry older than this is treated as cold (its edges may have restarted). */
 const STALE_AFTER_MS = 30_000;
+/** Millisecond waits for a book actor caught mid-write (`uncontended`) before going cold. */
+const CONTENDED_RETRIES = 20;
 
 /**
  * Quotes for the gateway: the hot path reads the book actor's quote-cache slot from shared
@@ -134,7 +136,7 @@ export class QuoteService {
   }
 
   async quote(entry: BookEntry, depth: number, nowait: boolean): Promise<QuoteResponse> {
-    const fresh = this.hot(entry, depth);
+    const fresh = this.hot(entry, depth) ?? (await this.uncontended(entry, depth));
     if (fresh !== undefined) return fresh;
     // Read before starting subscriptions, so `nowait` reports the state it found.
     const hot = this.cached(entry, depth);
@@ -142,6 +144,19 @@ export class QuoteService {
     if (nowait) return hot ?? unavailable(entry);
     const cold = await this.snapshotQuote(entry, depth);
     return cold ?? hot ?? unavailable(entry);
+  }
+
+  /**
+   * A written slot that could not be copied met its writer mid-update: on a loaded machine the
+   * book actor's thread can be descheduled inside a write for a time slice, longer than the
+   * seqlock's spins. Waiting a millisecond or two lets it finish, which is cheaper and truer
+   * than a cold snapshot of every feeding edge.
+   */
+  private async uncontended(entry: BookEntry, depth: number): Promise<QuoteResponse | undefined> {
+    for (let i = 0; i < CONTENDED_RETRIES && this.reader.version(entry.slot) >= 0 && !this.reader.read(entry.slot, 0, this.snapshot); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    return this.hot(entry, depth);
   }
 
   /** Starts background subscriptions on feeding edges that were not subscribed at start. */

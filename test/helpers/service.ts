@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ALGO, type ServiceConfig } from '../../config.ts';
 import { startService, type Service } from '../../service.ts';
+import { bundleDir } from './bundle.ts';
 
 export const TEST_OPERATOR_KEY = 'sqk_op_test_operator_key_0123456789abcdef';
 export const TEST_JWT_SECRET = 'test-jwt-secret-with-enough-entropy-0123456789';
@@ -24,6 +25,7 @@ export async function startTestService(
   overrides: Partial<Omit<ServiceConfig, 'auth'>> & { auth?: Partial<ServiceConfig['auth']> } = {},
 ): Promise<TestService> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'seq-test-'));
+  const workerBundle = bundleDir();
   const config: ServiceConfig = {
     host: '127.0.0.1',
     port: 0,
@@ -34,6 +36,8 @@ export async function startTestService(
     // No algo worker unless a test asks for one (deployments, health): a worker's boot is ~0.5 s of
     // a service start, and most suites never deploy. Algos then run on the actor workers (dev mode).
     algo: { ...DEFAULT_ALGO, workers: 0 },
+    // Workers from this checkout's bundle (bundle.ts): a start in ~0.6 s instead of ~4 s through tsx.
+    ...(workerBundle !== undefined ? { workerBundle } : {}),
     ...overrides,
     dataDir,
     auth: {

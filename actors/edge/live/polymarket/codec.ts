@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Secp256k1, TypedData } from 'ox';
+import * as Secp256k1 from 'ox/Secp256k1';
+import * as TypedData from 'ox/TypedData';
 import { Side } from '../../../../domain/market.ts';
 import type { MarketTimeline, PredictionEvent, PredictionMarket, RewardsProgram } from '../../../../domain/prediction/catalog.ts';
 import { TOKEN_ID_DIGITS, type Leg } from '../../../../domain/prediction/symbols.ts';

@@ -1,8 +1,8 @@
-import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../engine/actor.ts';
 import { LIFECYCLE_STREAM, lifecycleSubject } from './subjects.ts';
-import { CONSUME_EXPIRES_MS } from './jetstream.ts';
+import { followStream } from './jetstream.ts';
 
 export type LifecycleKind = 'new_markets' | 'market_resolved';
 
@@ -39,23 +39,20 @@ export class LifecycleStream {
     });
   }
 
-  private async follow(nc: NatsConnection, deliver: (kind: LifecycleKind, key: string, frame: string) => void): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const info = await (await jetstreamManager(nc)).streams.info(LIFECYCLE_STREAM.name);
-        const from = Math.max(info.state.first_seq, info.state.last_seq - REPLAY_MESSAGES + 1, 1);
-        const consumer = await this.js!.consumers.get(LIFECYCLE_STREAM.name, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
-        for await (const msg of await consumer.consume({ expires: CONSUME_EXPIRES_MS })) {
-          const kind = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
-          const key = msg.headers?.get('Nats-Msg-Id') ?? '';
-          if ((kind === 'new_markets' || kind === 'market_resolved') && key !== '') deliver(kind, key, msg.string());
-          if (this.stopped) break;
-        }
-      } catch (err) {
-        if (this.stopped || nc.isClosed()) return;
-        this.log.warn({ err: (err as Error).message }, 'region link: the lifecycle stream is not readable now, trying again');
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
+  private follow(nc: NatsConnection, deliver: (kind: LifecycleKind, key: string, frame: string) => void): Promise<void> {
+    return followStream(nc, {
+      stream: LIFECYCLE_STREAM.name,
+      startSeq: async (jsm) => {
+        const { first_seq, last_seq } = (await jsm.streams.info(LIFECYCLE_STREAM.name)).state;
+        return Math.max(first_seq, last_seq - REPLAY_MESSAGES + 1, 1);
+      },
+      onMessage: (msg) => {
+        const kind = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
+        const key = msg.headers?.get('Nats-Msg-Id') ?? '';
+        if ((kind === 'new_markets' || kind === 'market_resolved') && key !== '') deliver(kind, key, msg.string());
+      },
+      stopped: () => this.stopped,
+      log: this.log,
+    });
   }
 }

@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { pack, unpack } from 'msgpackr';
 import type { Logger } from '../../engine/actor.ts';
-import { CONSUME_EXPIRES_MS } from './jetstream.ts';
+import { followStream } from './jetstream.ts';
 import { RemoteOrdersView, type ViewedFill, type ViewedOrder } from './orders-view.ts';
 import { anyNodeSubject, nodeSubject, orderEventSubject, ORDERS_STREAM } from './subjects.ts';
 
@@ -157,24 +157,22 @@ export class OrdersStream<O extends ViewedOrder, F extends ViewedFill> {
     return [...regions].sort().map((region) => ({ region, reachable: nowMs - (this.alive.get(region) ?? 0) <= NODE_SILENCE_MS, caught_up: this.caughtUp }));
   }
 
-  private async follow(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const consumer = await this.js!.consumers.get(ORDERS_STREAM.name);
+  private follow(): Promise<void> {
+    return followStream(this.nc!, {
+      stream: ORDERS_STREAM.name,
+      startSeq: async (jsm) => {
+        const { last_seq } = (await jsm.streams.info(ORDERS_STREAM.name)).state;
         // Nothing to read (an empty stream): read to its end already.
-        if ((await consumer.info()).num_pending === 0) this.caughtUp = true;
-        const messages = await consumer.consume({ expires: CONSUME_EXPIRES_MS });
-        for await (const msg of messages) {
-          this.apply(msg.subject, msg.data);
-          if (msg.info.pending === 0) this.caughtUp = true;
-          if (this.stopped) break;
-        }
-      } catch (err) {
-        if (this.stopped || this.nc?.isClosed()) return;
-        this.log.warn({ err: (err as Error).message }, 'region link: the orders stream is not readable now, trying again');
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
+        if (last_seq === 0) this.caughtUp = true;
+        return 1;
+      },
+      onMessage: (msg) => {
+        this.apply(msg.subject, msg.data);
+        if (msg.info.pending === 0) this.caughtUp = true;
+      },
+      stopped: () => this.stopped,
+      log: this.log,
+    });
   }
 
   private apply(subject: string, data: Uint8Array): void {

@@ -211,7 +211,10 @@ export interface paths {
         get: operations["getOrder"];
         put?: never;
         post?: never;
-        /** Cancel an order: every venue leg */
+        /**
+         * Cancel an order: every venue leg
+         * @description Among regions an order homed on another node is cancelled there: this node asks its home node and answers with what it answered.
+         */
         delete: operations["cancelOrder"];
         options?: never;
         head?: never;
@@ -5213,6 +5216,15 @@ export interface operations {
             };
             /** @description Internal error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description REGION_UNREACHABLE: the order is homed in another region whose node did not answer the cancel */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,7 @@
 import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
-import type { RegionReads } from '../context.ts';
+import type { RegionReads, RemoteCancel } from '../context.ts';
+import { ExecutionRefusal, ResultCode } from '../../execution/result-codes.ts';
+import { Errors } from '../errors.ts';
 
 /**
  * Global order reads among regions (docs/regions.md, step 4): this node's page from LMDB merged
@@ -54,4 +56,15 @@ export function regionSources(reads: RegionReads | undefined, scope: RegionScope
   // A region asked for that this node has never heard of: nothing was read from it.
   if (typeof scope.remote === 'string' && regions.length === 0) return [{ source: 'region', region: scope.remote, complete: false }];
   return regions.map((s) => ({ source: 'region', region: s.region, complete: s.reachable && s.caught_up }));
+}
+
+const RESULT_CODES = new Set<number>(Object.values(ResultCode));
+
+/** What an order's home node answered to a cancel forwarded there, as this node answers it. */
+export function remoteCancelled(answer: RemoteCancel, home: string): Extract<RemoteCancel, { ok: unknown }>['ok'] {
+  if ('ok' in answer) return answer.ok;
+  if ('refused' in answer && RESULT_CODES.has(answer.refused.code)) throw new ExecutionRefusal(answer.refused.code as ResultCode, answer.refused.message);
+  const why = 'refused' in answer ? answer.refused.message : answer.unreachable;
+  // A timeout may hide a cancel done at home: the client reads the order, or asks again (a cancel repeats harmlessly).
+  throw Errors.unavailable('REGION_UNREACHABLE', `the order's home region ${home} did not answer the cancel (${why}): read the order for its status, and cancel again if it is still working`);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { addCounts, mergeNewestFirst, regionScope, regionSources, remoteFills, remoteOrders } from './global-reads.ts';
+import { addCounts, mergeNewestFirst, regionScope, regionSources, remoteCancelled, remoteFills, remoteOrders } from './global-reads.ts';
 import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
 import { VENUES } from '../../domain/market.ts';
@@ -249,12 +249,24 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       path: '/v1/orders/{node_order_id}',
       operationId: 'cancelOrder',
       summary: 'Cancel an order: every venue leg',
+      description: 'Among regions an order homed on another node is cancelled there: this node asks its home node and answers with what it answered.',
       tags,
       auth: 'bearer',
       params: Type.Object({ node_order_id: Type.String({ minLength: 1, maxLength: 200 }) }),
-      responses: { 200: { description: 'The order id and its status after the cancel', schema: CancelOrderRespSchema }, 404: { description: 'Unknown order' } },
+      responses: {
+        200: { description: 'The order id and its status after the cancel', schema: CancelOrderRespSchema },
+        404: { description: 'Unknown order' },
+        503: { description: 'REGION_UNREACHABLE: the order is homed in another region whose node did not answer the cancel' },
+      },
       handler: async (req) => {
-        const order = await execution().cancel(principalOf(req), req.params['node_order_id']!);
+        const p = principalOf(req);
+        const id = req.params['node_order_id']!;
+        // An order homed in another region is cancelled by its home node, asked over the link.
+        const home = store().getOrder(p.client_id, p.mode, id) === undefined ? ctx.regions?.order(p.client_id, p.mode, id)?.home_region : undefined;
+        if (ctx.regions !== undefined && home != null && home !== ctx.regions.region) {
+          return { status: 200, body: remoteCancelled(await ctx.regions.cancel({ client_id: p.client_id, mode: p.mode }, id, home), home) satisfies CancelOrderResp };
+        }
+        const order = await execution().cancel(p, id);
         return { status: 200, body: { node_order_id: order.node_order_id, status: order.status } satisfies CancelOrderResp };
       },
     },

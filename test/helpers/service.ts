@@ -104,15 +104,32 @@ export function envelope(body: unknown): { code: string; message: string; reques
   return error;
 }
 
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
+/**
+ * Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. A probe
+ * whose request timed out or found no connection is asked again (a loaded machine answers late,
+ * a process starting answers nothing yet); any other error, an assertion's, fails at once.
+ */
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  let transient = '';
   for (;;) {
-    const value = await probe();
+    let value: T | undefined;
+    try {
+      value = await probe();
+    } catch (err) {
+      if (!isTransient(err) || Date.now() >= deadline) throw err;
+      transient = ` (last: ${(err as Error).message})`;
+    }
     if (value !== undefined) return value;
-    if (Date.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs} ms${transient}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** A request that timed out or could not connect: worth asking again. */
+function isTransient(err: unknown): boolean {
+  const e = err as { name?: string; cause?: { code?: string } } | null;
+  return e?.name === 'TimeoutError' || (e?.name === 'TypeError' && /fetch failed/.test(String((err as Error).message)) && ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(e.cause?.code ?? ''));
 }
 
 /** Credentials a simulated venue accepts (okx also wants a passphrase). */

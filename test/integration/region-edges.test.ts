@@ -7,7 +7,8 @@
  * from remote books alone. An order on `na` splits across kraken (local) and the remote venues,
  * journaled at home in order, with fills stamped by the region that executed them; `eu` lists
  * it (the key issued on `na` works there: replicated hashes), `region` filters by home, and the
- * client's credentials arrive on `eu` still sealed. A resolution both nodes observe is stored in
+ * client's credentials arrive on `eu` still sealed. A resting order homed on `na` is cancelled
+ * from `eu` (which asks `na`). A resolution both nodes observe is stored in
  * the lifecycle stream once and delivered once by each. When `eu` is SIGKILLed, its edges turn
  * `connected: false` on `na` within seconds and leave the quote, an order that needs them is
  * rejected with a reason, `na`'s listing marks `eu` incomplete; when it comes back (a new run,
@@ -242,6 +243,27 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
     const creds = await send<{ venue: string }[] | { credentials: { venue: string }[] }>(eu, 'GET', '/v1/credentials');
     assert.equal(creds.status, 200);
     assert.match(JSON.stringify(creds.body), /coinbase/);
+  });
+
+  it('cancels from eu an order homed on na: eu asks na, na cancels it, both answer CANCELLED', async () => {
+    const q = await get<Quote>(na, '/v1/quotes/BTC-USD');
+    const far = Math.floor(q.nbbo.bid / 2) * 1e9;
+    const placed = await send<ApiOrder>(na, 'POST', '/v1/orders', { symbol: 'BTC-USD', side: 'buy', qty_1e8: 100_000, order_type: 'limit', limit_price_1e9: far, time_in_force: 'gtc', venue: 'kraken', client_order_id: 'x-region-rest' });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const id = placed.body.node_order_id;
+    await until('the resting order seen from eu', async () => ((await send<ApiOrder>(eu, 'GET', `/v1/orders/${id}`)).body.status === 'ACTIVE' ? true : undefined), 20_000, 200);
+    const cancelled = await send<{ node_order_id: string; status: string }>(eu, 'DELETE', `/v1/orders/${id}`);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.deepEqual(cancelled.body, { node_order_id: id, status: 'CANCELLED' });
+    const atHome = (await send<ApiOrder>(na, 'GET', `/v1/orders/${id}`)).body;
+    assert.equal(atHome.status, 'CANCELLED', 'cancelled at home, where its router holds it');
+    assert.ok(atHome.children.every((c) => c.status !== 'resting'), JSON.stringify(atHome.children));
+    await until('eu reads it cancelled', async () => ((await send<ApiOrder>(eu, 'GET', `/v1/orders/${id}`)).body.status === 'CANCELLED' ? true : undefined), 10_000, 200);
+    // Again from eu: the home answers the terminal status, unchanged.
+    assert.deepEqual((await send(eu, 'DELETE', `/v1/orders/${id}`)).body, { node_order_id: id, status: 'CANCELLED' });
+    const unknown = await send<{ error: { code: string } }>(eu, 'DELETE', '/v1/orders/ord_unknown0000000000');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error.code, 'NOT_FOUND');
   });
 
   it('stores a market resolution both regions observe once, and each node delivers it once', async () => {

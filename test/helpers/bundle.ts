@@ -33,3 +33,9 @@ export function serviceArgs(): string[] {
   const dir = bundleDir();
   return dir === undefined ? ['--import', 'tsx', 'main.ts'] : [join(dir, 'main.js')];
 }
+
+/** The node arguments that run the admin script (`npm run admin`): the bundle's admin.js, or the sources. */
+export function adminArgs(): string[] {
+  const dir = bundleDir();
+  return dir === undefined ? ['--import', 'tsx', 'scripts/admin.ts'] : [join(dir, 'admin.js')];
+}

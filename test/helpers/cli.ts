@@ -1,8 +1,14 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleDir } from './bundle.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = ['--import', 'tsx', 'client/src/cli/main.ts'];
+/** The CLI from the run's bundle (a run starts in ~0.2 s of CPU instead of ~1 s through tsx), else its sources. */
+const cli = (): string[] => {
+  const dir = bundleDir();
+  return dir === undefined ? ['--import', 'tsx', 'client/src/cli/main.ts'] : [join(dir, 'seq.js')];
+};
 /** A CLI run that outlives this is killed: no test should wait on a hung child. */
 const RUN_TIMEOUT_MS = 20_000;
 
@@ -39,7 +45,7 @@ export function cliRunner(target: () => { apiKey: string; baseUrl: string }): Cl
     new Promise((resolve, reject) => {
       const { apiKey, baseUrl } = target();
       const env: NodeJS.ProcessEnv = { ...process.env, SEQ_API_KEY: apiKey, SEQ_BASE_URL: options.baseUrl ?? baseUrl, ...options.env };
-      const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...cli(), ...args], { cwd: ROOT, env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
       if (options.stdin !== undefined) child.stdin!.end(options.stdin);
       let stdout = '';
       let stderr = '';

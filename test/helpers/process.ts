@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_OPERATOR_KEY } from './service.ts';
-import { serviceArgs } from './bundle.ts';
+import { adminArgs, serviceArgs } from './bundle.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -59,7 +59,7 @@ export function startProcess(dataDir: string, children: ChildProcess[], env: Rec
  * before or beside the running service): its live and sandbox keys, read from what it prints.
  */
 export function createClientIn(dataDir: string, clientId: string, env: Record<string, string> = {}): { live: string; sandbox: string } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', clientId, '--tier', 'enterprise'], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [...adminArgs(), 'create-client', clientId, '--tier', 'enterprise'], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8' });
   const live = /live key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
   const sandbox = /sandbox key\s+\([^)]*\): (\S+)/.exec(out)?.[1];
   if (live === undefined || sandbox === undefined) throw new Error(`create-client printed no keys:\n${out}`);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { sha256Hex } from '../../storage/random.ts';
+import { adminArgs } from '../helpers/bundle.ts';
 import {
   call,
   envelope,
@@ -249,7 +250,7 @@ describe('admin CLI', () => {
   let svc: TestService | undefined;
 
   const admin = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+    spawnSync(process.execPath, [...adminArgs(), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
@@ -266,7 +267,7 @@ describe('admin CLI', () => {
   });
 
   it('creates a client with live and sandbox keys that select their mode, and lists clients', async () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', 'bob', '--tier', 'pro'], {
+    const out = execFileSync(process.execPath, [...adminArgs(), 'create-client', 'bob', '--tier', 'pro'], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',

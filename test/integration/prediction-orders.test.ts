@@ -109,7 +109,8 @@ describe('prediction orders, positions and redemption (sandbox)', () => {
       const placed = await order({ symbol: `${row.slug}:yes`, qty_1e8: 5e8 });
       assert.equal(placed.status, 201, JSON.stringify(placed.body));
       filled = await settledOrder(placed.body.node_order_id);
-      if (filled.filled_qty_1e8 === 0) assert.equal(filled.failure_class, 'no_fill', JSON.stringify({ order: filled, row }));
+      // Missed: nothing filled at the child's arrival (no_fill), or the book was empty by the time it routed (no_route).
+      if (filled.filled_qty_1e8 === 0) assert.ok(filled.failure_class === 'no_fill' || filled.failure_class === 'no_route', JSON.stringify({ order: filled, row }));
     }
     assert.ok(filled!.filled_qty_1e8 > 0, JSON.stringify({ order: filled, row }));
     const early = await call<{ error: { code: string } }>(svc.base, 'POST', `/v1/markets/${row.slug}/redeem`, { token });

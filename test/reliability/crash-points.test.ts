@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startProcess, REPO_ROOT, type Running } from '../helpers/process.ts';
+import { adminArgs } from '../helpers/bundle.ts';
 import { allFills, allOrders, assertLedgerMatchesFills, assertOrdersMatchFills, exitOf, positions, type Order } from '../helpers/recovery.ts';
 import { call, TEST_OPERATOR_KEY, until, venueCredentials } from '../helpers/service.ts';
 import { mulberry32 } from '../../actors/edge/sim/rng.ts';
@@ -44,7 +45,7 @@ describe(`crash recovery at ${ITERATIONS} random SIGKILL points (seed ${SEED})`,
   before(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'seq-crash-points-'));
     // A second client, created by the admin CLI on the data directory before the first start.
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-client', 'crash-b', '--tier', 'enterprise', '--qps', '100000'], {
+    const out = execFileSync(process.execPath, [...adminArgs(), 'create-client', 'crash-b', '--tier', 'enterprise', '--qps', '100000'], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: 'utf8',

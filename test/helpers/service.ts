@@ -35,7 +35,9 @@ export async function startTestService(
     sandboxSeed: 1,
     // No algo worker unless a test asks for one (deployments, health): a worker's boot is ~0.5 s of
     // a service start, and most suites never deploy. Algos then run on the actor workers (dev mode).
-    algo: { ...DEFAULT_ALGO, workers: 0 },
+    // A callback's budget is wall time: on this 2-core machine under two test processes a healthy
+    // algo's callback can be descheduled past the default 20 ms (the deployments suite sets its own).
+    algo: { ...DEFAULT_ALGO, workers: 0, callbackBudgetMs: 200 },
     // Workers from this checkout's bundle (bundle.ts): a start in ~0.6 s instead of ~4 s through tsx.
     ...(workerBundle !== undefined ? { workerBundle } : {}),
     ...overrides,

@@ -50,7 +50,7 @@ function regionReads(link: RegionLink): RegionReads {
     // The view keys a fill by its home region (fill ids are per node); the fill is served as recorded.
     fills: (client, mode, region) => view.fills(client, mode, region).map(({ home_region: _home, ...fill }) => fill),
     sources: (now) => link.orders.sources(now),
-    cancel: (owner, node_order_id, home) => link.forwardCancel(home, { v: 1, ...owner, node_order_id }),
+    command: (op, owner, node_order_id, home) => link.forwardOrderCommand(home, { v: 1, op, ...owner, node_order_id }),
   };
 }
 
@@ -144,8 +144,8 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   });
   const endpoint = topology.endpoint;
   // Among regions (docs/regions.md): built here (the journal writes to it), started once the edges are.
-  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage), (since) => storage.orders.changedSince(since), (owner, id) =>
-          routers.cancel(owner, id).then((o) => ({ node_order_id: o.node_order_id, status: o.status })),
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage), (since) => storage.orders.changedSince(since), ({ op, client_id, mode, node_order_id }) =>
+          op === 'cancel' ? routers.cancel({ client_id, mode }, node_order_id) : routers.activate({ client_id, mode }, `grf_${node_order_id.slice(4)}`),
         );
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0;

@@ -15,7 +15,7 @@ import type { TcaAggregates } from '../execution/analytics/tca-aggregates.ts';
 import type { AlertBook } from '../execution/alerts/alert-book.ts';
 import type { CredentialProbes } from '../execution/credential-probes.ts';
 import type { AlertEvent } from '../execution/alerts/types.ts';
-import type { FillRecord, OrderRecord, OrderStatus } from '../domain/orders.ts';
+import type { FillRecord, OrderRecord } from '../domain/orders.ts';
 
 /**
  * The other regions' orders and fills as this node reads them (actors/region-link/, docs/regions.md):
@@ -29,12 +29,12 @@ export interface RegionReads {
   fills(client: string, mode: string, region?: string): FillRecord[];
   /** the other regions, and whether this node reaches each now */
   sources(nowMs: number): { region: string; reachable: boolean; caught_up: boolean }[];
-  /** asks an order's home node to cancel it: what the home answered, or that it could not be reached */
-  cancel(owner: { client_id: string; mode: 'live' | 'sandbox' }, node_order_id: string, home: string): Promise<RemoteCancel>;
+  /** asks an order's home node to cancel or activate it: what the home answered, or that it could not be reached */
+  command(op: 'cancel' | 'activate', owner: { client_id: string; mode: 'live' | 'sandbox' }, node_order_id: string, home: string): Promise<RemoteCommand>;
 }
 
-/** A cancel asked of an order's home node (actors/region-link/order-cancels.ts). */
-export type RemoteCancel = { ok: { node_order_id: string; status: OrderStatus } } | { refused: { code: number; message: string } } | { unreachable: string };
+/** A command asked of an order's home node (actors/region-link/order-commands.ts): the order after it, or why not. */
+export type RemoteCommand = { ok: OrderRecord } | { refused: { code: number; message: string } } | { unreachable: string };
 
 /** What route handlers may use: the service's parts, handed in rather than imported. */
 export interface GatewayContext {

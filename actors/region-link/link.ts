@@ -18,7 +18,7 @@ import { OrdersStream } from './orders-stream.ts';
 import { LifecycleStream, type LifecycleKind } from './lifecycle-stream.ts';
 import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
 import type { MakerFill } from '../edge/messages.ts';
-import { forwardCancel, serveCancels, type CancelRequest, type ForwardedCancel, type LocalCancel } from './order-cancels.ts';
+import { forwardOrderCommand, serveOrderCommands, type ForwardedCommand, type LocalOrderCommand, type OrderCommand } from './order-commands.ts';
 
 /** How often local books are read for changes: the edges publish in 10 ms batches. */
 const BOOK_POLL_MS = 10;
@@ -82,8 +82,8 @@ export class RegionLink {
     tables?: ReplicatedTables,
     /** this node's orders changed since an instant, with their fills: the catch-up at start */
     private readonly changedSince?: (sinceNs: number) => Iterable<{ order: OrderRecord; fills: FillRecord[] }>,
-    /** this node's routers' cancel: other nodes forward their clients' cancels of orders homed here */
-    private readonly cancelLocal?: LocalCancel,
+    /** this node's routers' cancel and activation: other nodes forward their clients' commands on orders homed here */
+    private readonly commandLocal?: LocalOrderCommand,
   ) {
     this.records = tables === undefined ? undefined : new RecordsReplica(tables, log);
     this.orders = new OrdersStream(config.region, log);
@@ -131,7 +131,7 @@ export class RegionLink {
         },
       });
     }
-    if (this.cancelLocal !== undefined) serveCancels(nc, this.config.region, this.cancelLocal, this.log);
+    if (this.commandLocal !== undefined) serveOrderCommands(nc, this.config.region, this.commandLocal, this.log);
     this.timers.push(setInterval(() => this.publishBooks(), BOOK_POLL_MS));
     this.timers.push(setInterval(() => void this.publishStatuses(), STATUS_MS));
     // Then JetStream (orders, records, lifecycle). Every server keeps a copy when there are
@@ -154,9 +154,9 @@ export class RegionLink {
     this.lifecycleSink = sink;
   }
 
-  /** A client's cancel of an order homed in `home`, asked of that node (order-cancels.ts). */
-  forwardCancel(home: string, request: CancelRequest): Promise<ForwardedCancel> {
-    return forwardCancel(this.nc, home, request);
+  /** A client's cancel or activation of an order homed in `home`, asked of that node (order-commands.ts). */
+  forwardOrderCommand(home: string, command: OrderCommand): Promise<ForwardedCommand> {
+    return forwardOrderCommand(this.nc, home, command);
   }
 
   /** A maker fill an edge told a relay (a child run here for another region's order). */

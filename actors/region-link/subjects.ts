@@ -78,5 +78,5 @@ export const ORDERS_STREAM: StreamDefinition = { name: 'SEQ_ORDERS', subjects: [
 /** Records every region needs (client records, API key hashes, sealed venue credentials), replicated. */
 export const KV_BUCKETS = { clients: 'seq_clients', apiKeys: 'seq_api_keys', credentials: 'seq_credentials' } as const;
 
-/** Request/reply: cancel an order homed in `region`, asked by a node the client called instead. */
-export const orderCancelSubject = (region: string): string => `${PREFIX}.cancel.${subjectToken(region)}`;
+/** Request/reply: a cancel or an activation of an order homed in `region`, asked by the node the client called. */
+export const orderCommandSubject = (region: string): string => `${PREFIX}.command.${subjectToken(region)}`;

@@ -247,7 +247,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate an armed graph (an order submitted with start_armed) */
+        /**
+         * Activate an armed graph (an order submitted with start_armed)
+         * @description Among regions a graph homed on another node is activated there: this node asks its home node and answers with what it answered.
+         */
         post: operations["activateGraph"];
         delete?: never;
         options?: never;
@@ -5364,6 +5367,15 @@ export interface operations {
             };
             /** @description Internal error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description REGION_UNREACHABLE: the graph is homed in another region whose node did not answer */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import type { FillRecord, OrderRecord } from '../../domain/orders.ts';
-import type { RegionReads, RemoteCancel } from '../context.ts';
+import type { RegionReads, RemoteCommand } from '../context.ts';
 import { ExecutionRefusal, ResultCode } from '../../execution/result-codes.ts';
 import { Errors } from '../errors.ts';
 
@@ -60,11 +60,21 @@ export function regionSources(reads: RegionReads | undefined, scope: RegionScope
 
 const RESULT_CODES = new Set<number>(Object.values(ResultCode));
 
-/** What an order's home node answered to a cancel forwarded there, as this node answers it. */
-export function remoteCancelled(answer: RemoteCancel, home: string): Extract<RemoteCancel, { ok: unknown }>['ok'] {
+/**
+ * An order homed in another region: its home region, when this node is not it (a command on it
+ * is carried out there). Undefined for this node's own orders and for ids no region has.
+ */
+export function homeElsewhere(reads: RegionReads | undefined, local: OrderRecord | undefined, client: string, mode: string, node_order_id: string): string | undefined {
+  if (reads === undefined || local !== undefined) return undefined;
+  const home = reads.order(client, mode, node_order_id)?.home_region;
+  return home != null && home !== reads.region ? home : undefined;
+}
+
+/** What an order's home node answered to a command forwarded there, as this node answers it. */
+export function remoteCommanded(answer: RemoteCommand, home: string, op: 'cancel' | 'activate'): OrderRecord {
   if ('ok' in answer) return answer.ok;
   if ('refused' in answer && RESULT_CODES.has(answer.refused.code)) throw new ExecutionRefusal(answer.refused.code as ResultCode, answer.refused.message);
   const why = 'refused' in answer ? answer.refused.message : answer.unreachable;
-  // A timeout may hide a cancel done at home: the client reads the order, or asks again (a cancel repeats harmlessly).
-  throw Errors.unavailable('REGION_UNREACHABLE', `the order's home region ${home} did not answer the cancel (${why}): read the order for its status, and cancel again if it is still working`);
+  // A timeout may hide a command carried out at home: the client reads the order, or asks again (both repeat harmlessly).
+  throw Errors.unavailable('REGION_UNREACHABLE', `the order's home region ${home} did not answer the ${op} (${why}): read the order for its status, and ${op} again if it is still needed`);
 }

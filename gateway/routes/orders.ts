@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { addCounts, mergeNewestFirst, regionScope, regionSources, remoteCancelled, remoteFills, remoteOrders } from './global-reads.ts';
+import { addCounts, mergeNewestFirst, regionScope, regionSources, homeElsewhere, remoteCommanded, remoteFills, remoteOrders } from './global-reads.ts';
 import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
 import { VENUES } from '../../domain/market.ts';
@@ -262,11 +262,8 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         const p = principalOf(req);
         const id = req.params['node_order_id']!;
         // An order homed in another region is cancelled by its home node, asked over the link.
-        const home = store().getOrder(p.client_id, p.mode, id) === undefined ? ctx.regions?.order(p.client_id, p.mode, id)?.home_region : undefined;
-        if (ctx.regions !== undefined && home != null && home !== ctx.regions.region) {
-          return { status: 200, body: remoteCancelled(await ctx.regions.cancel({ client_id: p.client_id, mode: p.mode }, id, home), home) satisfies CancelOrderResp };
-        }
-        const order = await execution().cancel(p, id);
+        const home = homeElsewhere(ctx.regions, store().getOrder(p.client_id, p.mode, id), p.client_id, p.mode, id);
+        const order = home === undefined ? await execution().cancel(p, id) : remoteCommanded(await ctx.regions!.command('cancel', { client_id: p.client_id, mode: p.mode }, id, home), home, 'cancel');
         return { status: 200, body: { node_order_id: order.node_order_id, status: order.status } satisfies CancelOrderResp };
       },
     },
@@ -324,8 +321,22 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
       tags,
       auth: 'bearer',
       params: Type.Object({ graph_id: Type.String({ minLength: 1, maxLength: 200 }) }),
-      responses: { 200: { description: 'The activated order', schema: OrderRestSchema }, 404: { description: 'Unknown graph' }, 409: { description: 'Not armed' } },
-      handler: async (req) => ({ status: 200, body: orderView(await execution().activate(principalOf(req), req.params['graph_id']!)) }),
+      description: 'Among regions a graph homed on another node is activated there: this node asks its home node and answers with what it answered.',
+      responses: {
+        200: { description: 'The activated order', schema: OrderRestSchema },
+        404: { description: 'Unknown graph' },
+        409: { description: 'Not armed' },
+        503: { description: 'REGION_UNREACHABLE: the graph is homed in another region whose node did not answer' },
+      },
+      handler: async (req) => {
+        const p = principalOf(req);
+        const graphId = req.params['graph_id']!;
+        // An armed order homed in another region is activated by its home node (a graph is its order's id).
+        const id = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
+        const home = id === '' ? undefined : homeElsewhere(ctx.regions, store().getOrder(p.client_id, p.mode, id), p.client_id, p.mode, id);
+        const order = home === undefined ? await execution().activate(p, graphId) : remoteCommanded(await ctx.regions!.command('activate', { client_id: p.client_id, mode: p.mode }, id, home), home, 'activate');
+        return { status: 200, body: orderView(order) };
+      },
     },
   ];
 }

@@ -39,6 +39,8 @@ import { RegionLink } from './actors/region-link/link.ts';
 import { replicatedTables } from './storage/replicated-tables.ts';
 import { RELAYED_FILL_TOPIC } from './actors/region-link/relay-actor.ts';
 import type { RegionConfig } from './actors/region-link/config.ts';
+import type { OrderCommand } from './actors/region-link/order-commands.ts';
+import { graphIdOf } from './execution/order-record.ts';
 
 /** The other regions' orders as the gateway reads them (the link's view holds the journal's records as stored). */
 function regionReads(link: RegionLink): RegionReads {
@@ -144,9 +146,10 @@ export async function startService(config: ServiceConfig): Promise<Service> {
   });
   const endpoint = topology.endpoint;
   // Among regions (docs/regions.md): built here (the journal writes to it), started once the edges are.
-  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage), (since) => storage.orders.changedSince(since), ({ op, client_id, mode, node_order_id }) =>
-          op === 'cancel' ? routers.cancel({ client_id, mode }, node_order_id) : routers.activate({ client_id, mode }, `grf_${node_order_id.slice(4)}`),
-        );
+  // Commands other nodes forward on orders homed here (a cancel, an activation) go to this node's routers.
+  const runCommand = ({ op, client_id, mode, node_order_id }: OrderCommand) =>
+    op === 'cancel' ? routers.cancel({ client_id, mode }, node_order_id) : routers.activate({ client_id, mode }, graphIdOf(node_order_id));
+  const regionLink = config.region === undefined ? undefined : new RegionLink(config.region, market.depth, endpoint, log, replicatedTables(storage), (since) => storage.orders.changedSince(since), runCommand);
 
   // 4. The journal: the single LMDB writer every router's durable writes go through, on thread 0;
   //    beside it what follows each write: the TCA aggregates, the alerts on orders and fills.

@@ -46,7 +46,7 @@ export function newOrder(id: string, now: number, principal: OrderOwner, request
     failure_class: null,
     failure_reason: null,
     first_fill_ts_ns: null,
-    graph_id: `grf_${id.slice(4)}`,
+    graph_id: graphIdOf(id),
     graph_name: null,
     home_region: homeRegion,
     node_id: NODE_ID,
@@ -85,4 +85,14 @@ export function stampFirstFill(order: OrderRecord, fill: FillRecord): void {
   if (order.first_fill_ts_ns !== null) return;
   order.first_fill_ts_ns = fill.exchange_ts_ns;
   order.time_to_first_fill_ms = Math.max(0, Math.round((fill.ts_unix_ns - order.created_unix_ns) / 1e6));
+}
+
+/** An order's execution graph id: its node order id under the graph prefix (a graph is one order). */
+export function graphIdOf(nodeOrderId: string): string {
+  return `grf_${nodeOrderId.slice(4)}`;
+}
+
+/** The node order id of a graph id; '' for an id that is not a graph's. */
+export function orderIdOfGraph(graphId: string): string {
+  return graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
 }

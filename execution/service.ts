@@ -20,7 +20,7 @@ import { Ledgers } from './ledgers.ts';
 import type { SandboxWireRow } from './sandbox.ts';
 import { CHILD_TIMEOUT_MS, withParticipation, restingCandidates } from './legs.ts';
 import { isSliced, roundUpToLots, sliceInterval, sliceQty } from './slicing.ts';
-import { finish, newOrder } from './order-record.ts';
+import { finish, newOrder, orderIdOfGraph } from './order-record.ts';
 import { Reconciliation } from './reconciliation.ts';
 import { ReconcileLog, type ReconLogAnswer } from './recon.ts';
 import { RestingLegs } from './resting-legs.ts';
@@ -323,7 +323,7 @@ export class ExecutionService {
 
   /** Activates an armed graph: routes and dispatches it like a new order. */
   async activate(principal: OrderOwner, graphId: string): Promise<OrderRecord> {
-    const orderId = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
+    const orderId = orderIdOfGraph(graphId);
     const order = this.orders.getOrder(principal.client_id, principal.mode, orderId);
     if (order === undefined) throw refuse(ResultCode.GRAPH_NOT_FOUND, `execution graph ${graphId} not found`);
     if (order.execution_type !== 'armed' || order.status !== 'WAITING' || this.activating.has(order.node_order_id)) {

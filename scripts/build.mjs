@@ -14,7 +14,7 @@ const outdir = process.argv[2] ?? `${root}/dist`;
 await build({
   absWorkingDir: root,
   // `seq` (the client's CLI) and `admin` (scripts/admin.ts): for the tests that run them by the dozen.
-  entryPoints: { main: 'main.ts', 'worker-main': 'engine/worker-main.ts', registry: 'registry.ts', service: 'service.ts', seq: 'client/src/cli/main.ts', admin: 'scripts/admin.ts' },
+  entryPoints: { main: 'main.ts', 'worker-main': 'engine/worker-main.ts', registry: 'registry.ts', seq: 'client/src/cli/main.ts', admin: 'scripts/admin.ts' },
   outdir,
   bundle: true,
   splitting: true,

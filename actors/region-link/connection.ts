@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { pack, unpack } from 'msgpackr';
 
 /**
  * One NATS connection per thread and server list, shared by everything on the thread that talks
@@ -34,4 +35,24 @@ export function leaveNats(urls: readonly string[]): void {
   if (shared === undefined || --shared.users > 0) return;
   OPEN.delete(key);
   shared.connection.then((nc) => nc.drain()).catch(() => undefined);
+}
+
+/**
+ * Answers the requests on `subject` (request/reply between nodes): each payload decoded from
+ * msgpack (undefined when it is not: the handler refuses it as it refuses a bad field), its
+ * answer packed back.
+ */
+export function serveRequests(nc: NatsConnection, subject: string, answer: (request: unknown) => unknown): void {
+  nc.subscribe(subject, {
+    callback: (err, msg) => {
+      if (err !== null) return;
+      let request: unknown;
+      try {
+        request = unpack(msg.data);
+      } catch {
+        request = undefined;
+      }
+      void Promise.resolve(answer(request)).then((reply) => msg.respond(pack(reply)));
+    },
+  });
 }

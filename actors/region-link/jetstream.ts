@@ -7,7 +7,7 @@ import { LIFECYCLE_STREAM, ORDERS_STREAM, type StreamDefinition } from './subjec
  * How long a consumer's pull request lives (heartbeats every half of it): a consumer whose server
  * died is noticed and remade within seconds, not the client's default half minute.
  */
-export const CONSUME_EXPIRES_MS = 5_000;
+const CONSUME_EXPIRES_MS = 5_000;
 
 /**
  * Creates the regions' streams, or brings an existing one to its definition (a node that starts
@@ -33,7 +33,7 @@ export async function ensureStreams(nc: NatsConnection, replicas: number, stream
 }
 
 /** A consumer that delivered nothing for this long while its stream holds messages past the last read is remade. */
-export const STALL_MS = 8_000;
+const STALL_MS = 8_000;
 const STALL_CHECK_MS = 2_000;
 
 export interface StreamFollower {

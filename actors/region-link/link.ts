@@ -1,12 +1,12 @@
-import { pack, unpack } from 'msgpackr';
-import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { pack } from 'msgpackr';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../engine/actor.ts';
 import { EDGES } from '../../domain/venues.ts';
 import { DEPTH_LEVELS, DepthCacheReader, DepthTop, depthSlot } from '../edge/depth-cache.ts';
 import type { EdgeMessage, EdgeStatus } from '../edge/messages.ts';
 import { books, edgeKey } from '../market/directory.ts';
 import type { RegionConfig } from './config.ts';
-import { joinNats, leaveNats } from './connection.ts';
+import { joinNats, leaveNats, serveRequests } from './connection.ts';
 import { ensureStreams } from './jetstream.ts';
 import type { PublishedBookMessage } from './region-venue.ts';
 import { PublishedBook } from './remote-books.ts';
@@ -111,25 +111,10 @@ export class RegionLink {
     // Core NATS first: books, statuses, pings and child orders never wait for JetStream.
     nc.subscribe(pingSubject(this.config.region), { callback: (_err, msg) => void msg.respond() });
     for (const edge of this.localEdges) {
-      nc.subscribe(bookSnapshotSubject(edge.edge_id), {
-        callback: (err, msg) => {
-          if (err === null) this.answerSnapshot(edge.edge_id, msg);
-        },
-      });
+      serveRequests(nc, bookSnapshotSubject(edge.edge_id), (request) => this.snapshotOf(edge.edge_id, request));
       // Children for orders homed elsewhere; prediction edges are not followed across regions yet.
       if (edge.instrument_type === 'prediction') continue;
-      nc.subscribe(childOrderSubject(this.config.region, edge.edge_id), {
-        callback: (err, msg) => {
-          if (err !== null) return;
-          let request: unknown;
-          try {
-            request = unpack(msg.data);
-          } catch {
-            request = undefined;
-          }
-          void this.children.serve(edge.edge_id, request).then((reply) => msg.respond(pack(reply)));
-        },
-      });
+      serveRequests(nc, childOrderSubject(this.config.region, edge.edge_id), (request) => this.children.serve(edge.edge_id, request));
     }
     if (this.commandLocal !== undefined) serveOrderCommands(nc, this.config.region, this.commandLocal, this.log);
     this.timers.push(setInterval(() => this.publishBooks(), BOOK_POLL_MS));
@@ -214,15 +199,11 @@ export class RegionLink {
     for (const edge_id of changedFeeds) void this.publishStatus(edge_id);
   }
 
-  private answerSnapshot(edge_id: string, msg: Msg): void {
-    let symbol: unknown;
-    try {
-      symbol = (unpack(msg.data) as { symbol?: unknown } | null)?.symbol;
-    } catch {
-      symbol = undefined;
-    }
+  /** The book a snapshot request names (`{symbol}`), at its delta number; null for a symbol not published here. */
+  private snapshotOf(edge_id: string, request: unknown): PublishedBookMessage | null {
+    const symbol = (request as { symbol?: unknown } | null | undefined)?.symbol;
     const p = typeof symbol === 'string' ? this.byEdgeSymbol.get(`${edge_id}|${symbol}`) : undefined;
-    msg.respond(pack(p === undefined ? null : ({ ...p.book.snapshot(p.venue, p.symbol), epoch: this.epoch } satisfies PublishedBookMessage)));
+    return p === undefined ? null : { ...p.book.snapshot(p.venue, p.symbol), epoch: this.epoch };
   }
 
   private publishStatuses(): Promise<unknown> {

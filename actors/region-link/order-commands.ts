@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { pack, unpack } from 'msgpackr';
 import type { OrderRecord } from '../../domain/orders.ts';
 import type { Logger } from '../../engine/actor.ts';
+import { serveRequests } from './connection.ts';
 import { orderCommandSubject } from './subjects.ts';
 
 /**
@@ -49,28 +50,18 @@ export type LocalOrderCommand = (command: OrderCommand) => Promise<OrderRecord>;
 
 /** The home node's side: carries out commands on its orders asked by other nodes. */
 export function serveOrderCommands(nc: NatsConnection, region: string, run: LocalOrderCommand, log: Logger): void {
-  nc.subscribe(orderCommandSubject(region), {
-    callback: (err, msg) => {
-      if (err !== null) return;
-      let raw: unknown;
-      try {
-        raw = unpack(msg.data);
-      } catch {
-        raw = undefined;
-      }
-      const command = parseOrderCommand(raw);
-      if (typeof command === 'string') {
-        log.warn({ reason: command }, 'region link: an order command not understood was refused');
-        return void msg.respond(pack({ refused: { code: 0, message: `bad order command: ${command}` } } satisfies OrderCommandReply));
-      }
-      run(command).then(
-        (ok) => msg.respond(pack({ ok } satisfies OrderCommandReply)),
-        (e: unknown) => {
-          const code = (e as { code?: unknown }).code;
-          msg.respond(pack({ refused: { code: typeof code === 'number' ? code : 0, message: (e as Error).message } } satisfies OrderCommandReply));
-        },
-      );
-    },
+  serveRequests(nc, orderCommandSubject(region), async (raw): Promise<OrderCommandReply> => {
+    const command = parseOrderCommand(raw);
+    if (typeof command === 'string') {
+      log.warn({ reason: command }, 'region link: an order command not understood was refused');
+      return { refused: { code: 0, message: `bad order command: ${command}` } };
+    }
+    try {
+      return { ok: await run(command) };
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      return { refused: { code: typeof code === 'number' ? code : 0, message: (e as Error).message } };
+    }
   });
 }
 

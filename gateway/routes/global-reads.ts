@@ -7,7 +7,9 @@ import { Errors } from '../errors.ts';
  * Global order reads among regions (docs/regions.md, step 4): this node's page from LMDB merged
  * with the other regions' orders from the link's read view, newest first by id (ids lead with
  * their millisecond, so the merge is by time across nodes). `region` narrows to one home region:
- * this node's (LMDB alone) or another's (its view alone). Pure over its inputs.
+ * this node's (LMDB alone) or another's (its view alone). And the commands on an order homed
+ * elsewhere (cancel, activate), sent to its home: which home, and its answer as this node's.
+ * Pure over its inputs.
  */
 export interface RegionScope {
   /** read this node's own orders */

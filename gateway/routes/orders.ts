@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { orderIdOfGraph } from '../../execution/order-record.ts';
 import { addCounts, mergeNewestFirst, regionScope, regionSources, homeElsewhere, remoteCommanded, remoteFills, remoteOrders } from './global-reads.ts';
 import { orderView, ORDER_STATUSES, type FillRecord, type OrderRecord, type OrderStatus } from '../../domain/orders.ts';
 import { isTerminal } from '../../domain/orders.ts';
@@ -332,7 +333,7 @@ export function orderRoutes(ctx: GatewayContext): RouteSpec[] {
         const p = principalOf(req);
         const graphId = req.params['graph_id']!;
         // An armed order homed in another region is activated by its home node (a graph is its order's id).
-        const id = graphId.startsWith('grf_') ? `ord_${graphId.slice(4)}` : '';
+        const id = orderIdOfGraph(graphId);
         const home = id === '' ? undefined : homeElsewhere(ctx.regions, store().getOrder(p.client_id, p.mode, id), p.client_id, p.mode, id);
         const order = home === undefined ? await execution().activate(p, graphId) : remoteCommanded(await ctx.regions!.command('activate', { client_id: p.client_id, mode: p.mode }, id, home), home, 'activate');
         return { status: 200, body: orderView(order) };

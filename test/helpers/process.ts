@@ -65,3 +65,9 @@ export function createClientIn(dataDir: string, clientId: string, env: Record<st
   if (live === undefined || sandbox === undefined) throw new Error(`create-client printed no keys:\n${out}`);
   return { live, sandbox };
 }
+
+/** A JSON request to a service process under `token`, bounded at 10 s: its status and parsed body. */
+export async function sendTo<T>(node: Running, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${node.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, body: (await res.json()) as T };
+}

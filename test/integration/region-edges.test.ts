@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createClientIn, startProcess, type Running } from '../helpers/process.ts';
+import { createClientIn, sendTo, startProcess, type Running } from '../helpers/process.ts';
 import { StreamClient } from '../helpers/stream-client.ts';
 import { TERMINAL, type ApiFill, type ApiOrder } from '../helpers/orders.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -108,10 +108,7 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
     token = createClientIn(naDir, 'trader', { CREDENTIALS_KEY }).live;
     [na, eu] = await Promise.all([startProcess(naDir, children, { NATS_URL: nats.urls.join(','), REGION: 'na', LOCAL_VENUES: 'kraken,kalshi', SIM_ACCOUNT_USD: '300000', SIM_MARKET_RESOLVE_S: '4', CREDENTIALS_KEY }), startEu()]);
   });
-  const send = async <T,>(node: Running, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${node.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(10_000) });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const send = <T,>(node: Running, method: string, path: string, body?: unknown) => sendTo<T>(node, token, method, path, body);
   after(async () => {
     for (const c of children) c.kill('SIGKILL');
     await nats?.stop();

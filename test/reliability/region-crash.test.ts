@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createClientIn, startProcess, type Running } from '../helpers/process.ts';
+import { createClientIn, sendTo, startProcess, type Running } from '../helpers/process.ts';
 import { skipWithoutNats, startNats, type NatsCluster } from '../helpers/nats.ts';
 import { TEST_OPERATOR_KEY, until, venueCredentials } from '../helpers/service.ts';
 import { connect } from '@nats-io/transport-node';
@@ -39,10 +39,7 @@ describe('regions: a home node killed during a burst of cross-region orders', { 
   };
   const naDir = dir();
   const startNa = () => startProcess(naDir, children, { NATS_URL: nats.urls.join(','), REGION: 'na', LOCAL_VENUES: 'kraken,kalshi', SIM_ACCOUNT_USD: '5000000', CREDENTIALS_KEY });
-  const send = async <T,>(node: Running, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${node.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(10_000) });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const send = <T,>(node: Running, method: string, path: string, body?: unknown) => sendTo<T>(node, token, method, path, body);
 
   before(async () => {
     nats = await startNats(3);

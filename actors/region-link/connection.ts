@@ -52,7 +52,10 @@ export function serveRequests(nc: NatsConnection, subject: string, answer: (requ
       } catch {
         request = undefined;
       }
-      void Promise.resolve(answer(request)).then((reply) => msg.respond(pack(reply)));
+      // An answer that cannot be given (the connection closing) is dropped: the asker times out and asks again.
+      Promise.resolve(answer(request))
+        .then((reply) => msg.respond(pack(reply)))
+        .catch(() => undefined);
     },
   });
 }

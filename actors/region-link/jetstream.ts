@@ -61,7 +61,8 @@ export async function followStream(nc: NatsConnection, f: StreamFollower): Promi
       if (next === 0) next = Math.max(1, await f.startSeq(jsm));
       const consumer = await js.consumers.get(f.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: next });
       const messages = await consumer.consume({ expires: CONSUME_EXPIRES_MS });
-      let progressAt = Date.now();
+      const consumedAt = Date.now();
+      let progressAt = consumedAt;
       watchdog = setInterval(() => {
         jsm.streams.info(f.stream).then(
           (info) => {
@@ -78,6 +79,8 @@ export async function followStream(nc: NatsConnection, f: StreamFollower): Promi
         f.onMessage(msg);
         if (f.stopped()) break;
       }
+      // A consumer that ended at once is remade after a pause, never in a tight loop.
+      if (!f.stopped() && Date.now() - consumedAt < 1_000) await new Promise((resolve) => setTimeout(resolve, 1_000));
     } catch (err) {
       if (f.stopped() || nc.isClosed()) return;
       f.log.warn({ stream: f.stream, err: (err as Error).message }, 'region link: a stream is not readable now, trying again');

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { BookFeeds, type BookFeed, type FeedListing, type FeedSync } from './book-feeds.ts';
 import type { L2Book } from './l2-book.ts';
 import { VenueStream } from './stream.ts';
@@ -23,6 +24,8 @@ export interface StreamOptions<S extends FeedSync> {
 /** Instrument list reload: 1 s doubling to a minute while the venue does not answer. */
 const INSTRUMENTS_RETRY_MIN_MS = 1_000;
 const INSTRUMENTS_RETRY_MAX_MS = 60_000;
+/** An order that meets an unread instrument list reads it at once and waits this long for it. */
+const INSTRUMENTS_WAIT_MS = 5_000;
 
 /**
  * The half of a live venue adapter that is the same on every venue: its listings, its
@@ -40,6 +43,8 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
   protected readonly stream: VenueStream;
   protected sink: MarketSink | undefined;
   protected stopped = false;
+  /** the instrument list read under way, shared by the start, its retries and any order waiting on it */
+  private reading: Promise<boolean> | undefined;
 
   constructor(listings: readonly FeedListing[], options: StreamOptions<S>) {
     this.listings = new Map(listings.map((l) => [l.symbol, l]));
@@ -78,7 +83,7 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
   start(sink: MarketSink): void {
     this.sink = sink;
     this.stopped = false;
-    void this.loadInstruments(0);
+    void this.keepReadingInstruments(0);
     this.stream.start();
   }
 
@@ -113,7 +118,34 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
     return this.instruments.get(venueSymbol)?.trading === true;
   }
 
-  private async loadInstruments(attempt: number): Promise<void> {
+  /**
+   * The venue's instrument for an order. An order that comes before the list was read (the venue
+   * slow to answer at start, a retry waiting out its backoff) reads it now and waits for it a
+   * while, rather than being refused for what one more read would have told.
+   */
+  protected async instrumentFor(venueSymbol: string): Promise<I | undefined> {
+    if (this.instruments.size === 0 && !this.stopped) await Promise.race([this.readInstrumentsOnce(), delay(INSTRUMENTS_WAIT_MS, undefined, { ref: false })]);
+    return this.instruments.get(venueSymbol);
+  }
+
+  private async keepReadingInstruments(attempt: number): Promise<void> {
+    // A retry that an order's read got ahead of has nothing left to do.
+    if (this.stopped || (attempt > 0 && this.instruments.size > 0)) return;
+    if (await this.readInstrumentsOnce()) return;
+    if (this.stopped) return;
+    const t = setTimeout(() => void this.keepReadingInstruments(attempt + 1), Math.min(INSTRUMENTS_RETRY_MAX_MS, INSTRUMENTS_RETRY_MIN_MS * 2 ** attempt));
+    t.unref();
+  }
+
+  /** One read of the instrument list (joined when one is under way); false when the venue did not answer it. */
+  private readInstrumentsOnce(): Promise<boolean> {
+    this.reading ??= this.applyInstruments().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async applyInstruments(): Promise<boolean> {
     try {
       const instruments = await this.readInstruments();
       if (instruments.length === 0) throw new Error('no instruments');
@@ -123,10 +155,9 @@ export abstract class StreamedVenue<S extends FeedSync, I extends TradedInstrume
         this.feeds.remove(feed, 'not traded on the venue');
         if (this.feeds.connected) this.unwatch(feed);
       }
+      return true;
     } catch {
-      if (this.stopped) return;
-      const t = setTimeout(() => void this.loadInstruments(attempt + 1), Math.min(INSTRUMENTS_RETRY_MAX_MS, INSTRUMENTS_RETRY_MIN_MS * 2 ** attempt));
-      t.unref();
+      return false;
     }
   }
 }

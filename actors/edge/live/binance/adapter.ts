@@ -141,7 +141,7 @@ export class BinanceSpot extends StreamedVenue<DiffDepthSync, BinanceInstrument>
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     if (!CLIENT_ORDER_ID.test(leg.child_id)) return refusedLeg(`child id ${leg.child_id} is not a Binance client order id`);
     const venueSymbol = venueSymbolOf(leg.symbol);
-    const instrument = this.instruments.get(venueSymbol);
+    const instrument = await this.instrumentFor(venueSymbol);
     // The venue's own step, when it is finer-grained than ours it changes nothing; coarser, the child is cut down to it.
     const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
     if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) {

@@ -312,7 +312,7 @@ export class BitstampSpot extends StreamedVenue<BitstampBookSync, BitstampInstru
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const venueSymbol = venueSymbolOf(leg.symbol);
-    const instrument = venueSymbol === undefined ? undefined : this.instruments.get(venueSymbol);
+    const instrument = venueSymbol === undefined ? undefined : await this.instrumentFor(venueSymbol);
     // Without the market's decimals and minimum the order could only be guessed at.
     if (venueSymbol === undefined || instrument === undefined) return refusedLeg(`bitstamp: ${leg.symbol} is not (yet) known from markets`);
     if (!instrument.trading) return refusedLeg(`bitstamp: trading on ${venueSymbol} is disabled`);

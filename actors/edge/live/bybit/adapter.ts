@@ -224,7 +224,7 @@ export class BybitSpot extends StreamedVenue<BybitBookSync, BybitInstrument> imp
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const venueSymbol = this.venueSymbolOf(leg.symbol);
-    const instrument = this.instruments.get(venueSymbol);
+    const instrument = await this.instrumentFor(venueSymbol);
     // Without the listing's step, tick and minimum value the order could only be guessed at.
     if (instrument === undefined) return refusedLeg(`bybit: ${leg.symbol} is not (yet) known from instruments-info`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);

@@ -226,7 +226,7 @@ export class CoinbaseSpot extends StreamedVenue<CoinbaseBookSync, CoinbaseInstru
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const productId = productIdOf(leg.symbol);
-    const instrument = this.instruments.get(productId);
+    const instrument = await this.instrumentFor(productId);
     // Without the product's increments and minimums the order could only be guessed at.
     if (instrument === undefined) return refusedLeg(`coinbase: ${leg.symbol} is not (yet) known from the products list`);
     if (!instrument.trading) return refusedLeg(`coinbase: ${leg.symbol} takes no orders now (status ${instrument.status})`);

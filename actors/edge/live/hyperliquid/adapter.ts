@@ -238,7 +238,7 @@ export class HyperliquidPerp extends StreamedVenue<HyperliquidBookSync, Hyperliq
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const coin = coinOf(leg.symbol);
-    const instrument = coin === undefined ? undefined : this.instruments.get(coin);
+    const instrument = coin === undefined ? undefined : await this.instrumentFor(coin);
     // Without the listing's asset index and size decimals the order could only be guessed at.
     if (instrument === undefined) return refusedLeg(`hyperliquid: ${leg.symbol} is not (yet) known from meta`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);

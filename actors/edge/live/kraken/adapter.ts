@@ -158,7 +158,7 @@ export class KrakenSpot extends StreamedVenue<KrakenBookSync, KrakenInstrument> 
   // --- orders -------------------------------------------------------------------------------
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
-    const instrument = this.instruments.get(wsSymbolOf(leg.symbol));
+    const instrument = await this.instrumentFor(wsSymbolOf(leg.symbol));
     // Without the pair's lot, tick and minimums the order could only be guessed at.
     if (instrument === undefined) return refusedLeg(`kraken: ${leg.symbol} is not (yet) known from AssetPairs`);
     const terms = orderTerms(instrument, leg.side, leg.qty_1e8, leg.limit_price_1e9);

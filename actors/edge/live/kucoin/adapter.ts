@@ -313,7 +313,7 @@ export class KucoinSpot extends StreamedVenue<KucoinBookSync, KucoinInstrument> 
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const symbol = venueSymbolOf(leg.symbol);
-    const instrument = this.instruments.get(symbol);
+    const instrument = await this.instrumentFor(symbol);
     // Without the symbol's increments and minimums the order could only be guessed at.
     if (instrument === undefined) return refusedLeg(`kucoin: ${leg.symbol} is not (yet) known from the symbol list`);
     const qty = leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);

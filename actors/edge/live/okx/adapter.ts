@@ -115,7 +115,7 @@ export class OkxSpot extends StreamedVenue<OkxBookSync, OkxInstrument> implement
 
   async submit(account: VenueAccount, leg: LegRequest): Promise<LegReport> {
     const instId = instIdOf(leg.symbol);
-    const instrument = this.instruments.get(instId);
+    const instrument = await this.instrumentFor(instId);
     const qty = instrument === undefined ? leg.qty_1e8 : leg.qty_1e8 - (leg.qty_1e8 % instrument.lot_1e8);
     if (qty <= 0 || (instrument !== undefined && qty < instrument.min_qty_1e8)) return refusedLeg(`below OKX's minimum size for ${instId}`);
     const limit = limitOnTick(leg.side, leg.limit_price_1e9, instrument?.tick_1e9 ?? 0);

@@ -158,7 +158,12 @@ describe('regions: remote edges over NATS', { timeout: 180_000, skip: skipWithou
       const q = await get<Quote>(na, '/v1/quotes/BTC-USDT?instrument_type=perp');
       return Object.keys(q.venues).length >= 2 ? q : undefined;
     }, 30_000, 250);
-    assert.ok(perp.nbbo.bid > 0 && perp.nbbo.ask > perp.nbbo.bid);
+    // Each venue's own top is whole; across venues a replica ~100 ms behind can cross the NBBO,
+    // which the spec allows (mid and spread zeroed), so only its sides are held to the venues'.
+    const tops = Object.values(perp.venues);
+    for (const top of tops) assert.ok(top.bid > 0 && top.ask > top.bid, JSON.stringify(perp));
+    assert.equal(perp.nbbo.bid, Math.max(...tops.map((t) => t.bid)));
+    assert.equal(perp.nbbo.ask, Math.min(...tops.map((t) => t.ask)));
   });
 
   it('splits an order on na across a local and a remote venue, journaled at home in order, fills from both regions', async () => {

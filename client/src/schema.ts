@@ -2243,7 +2243,7 @@ export interface components {
              * @description true: every sandbox position of the account is deleted first; false: upsert by (venue, kind, symbol)
              * @default false
              */
-            replace: boolean;
+            replace?: boolean;
         };
         SandboxResetResp: {
             /** @constant */
@@ -3436,7 +3436,7 @@ export interface components {
              * @description true: fires once, then stays `fired`; false: fires again each time its condition turns true after being seen false
              * @default true
              */
-            once: boolean;
+            once?: boolean;
             label?: string;
         };
         AlertList: {
@@ -3918,11 +3918,11 @@ export interface components {
              * @description levels above 50 are capped at 50
              * @default 10
              */
-            depth: number;
+            depth?: number;
             /** @default false */
-            nowait: boolean;
+            nowait?: boolean;
             /** @default 64 */
-            concurrency: number;
+            concurrency?: number;
             instrument_type?: ("spot" | "perp" | "prediction") | null;
         };
         /** @description The trade tape of this process */

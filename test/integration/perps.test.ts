@@ -191,7 +191,14 @@ describe('perpetuals', () => {
     await settled(close.body.node_order_id);
     const row = (await positions('kinds=perp&include_closed=true')).find((r) => r.venue === 'okx')!;
     assert.deepEqual([row.qty_1e8, row.lifecycle.state, row.initial_margin_usd_1e9], [0, 'closed', 0]);
-    assert.notEqual(row.realized_pnl_usd_1e9, before.realized_pnl_usd_1e9);
+    // Realized moves by each close fill's quantity times its price less the entry (USDT is a
+    // dollar: its price is the USD price), rounded toward -inf per fill. It can be 0 when the
+    // market came back to the entry, so it is held to the fills, not to "changed".
+    const fills = (await call<{ fills: { qty_1e8: number; price_1e9: number }[] }>(svc.base, 'GET', `/v1/orders/${close.body.node_order_id}?expand=fills`, { token: key })).body.fills;
+    assert.ok(fills.length > 0);
+    const floorDiv = (a: bigint, b: bigint) => (a % b !== 0n && a < 0n ? a / b - 1n : a / b);
+    const expected = fills.reduce((sum, f) => sum + floorDiv(BigInt(f.qty_1e8) * (BigInt(f.price_1e9) - BigInt(before.entry_price_usd_1e9)), 100_000_000n), 0n);
+    assert.equal(BigInt(row.realized_pnl_usd_1e9) - BigInt(before.realized_pnl_usd_1e9), expected);
     const usdt = (await positions('venues=okx&kinds=crypto')).find((r) => r.instrument.symbol === 'USDT')!;
     assert.equal(usdt.locked_qty_1e8, 0);
   });

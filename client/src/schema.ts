@@ -3368,8 +3368,11 @@ export interface components {
                 bid_size: number;
                 ask_size: number;
             };
+            /** @description 0 when the consolidated book is crossed */
             mid: number;
-            /** @description ask - bid, in the quote currency */
+            /** @description the best bid above the best ask across venues (each venue moves on its own); mid and spread_bps are then 0 and spread negative */
+            crossed: boolean;
+            /** @description ask - bid, in the quote currency; negative when crossed */
             spread: number;
             spread_bps: number;
             depth_levels: number;

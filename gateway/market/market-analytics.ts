@@ -15,6 +15,7 @@ export function marketAnalytics(q: QuoteResponse, levels: number) {
     symbol: q.symbol,
     nbbo: { bid: q.nbbo.bid, ask: q.nbbo.ask, bid_size: q.nbbo.bid_size, ask_size: q.nbbo.ask_size },
     mid: q.nbbo.mid,
+    crossed: q.nbbo.crossed,
     // Rounded to the 1e-9 of the price units: a float difference of two decimals prints 5.180000000007567.
     spread: q.nbbo.ask > 0 && q.nbbo.bid > 0 ? Math.round((q.nbbo.ask - q.nbbo.bid) * 1e9) / 1e9 : 0,
     spread_bps: q.nbbo.spread_bps,

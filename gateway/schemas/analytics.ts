@@ -132,8 +132,9 @@ export const MarketAnalyticsSchema = Type.Object(
   {
     symbol: Type.String(),
     nbbo: Type.Object({ bid: Type.Number(), ask: Type.Number(), bid_size: Type.Number(), ask_size: Type.Number() }),
-    mid: Type.Number(),
-    spread: Type.Number({ description: 'ask - bid, in the quote currency' }),
+    mid: Type.Number({ description: '0 when the consolidated book is crossed' }),
+    crossed: Type.Boolean({ description: 'the best bid above the best ask across venues (each venue moves on its own); mid and spread_bps are then 0 and spread negative' }),
+    spread: Type.Number({ description: 'ask - bid, in the quote currency; negative when crossed' }),
     spread_bps: Type.Number(),
     depth_levels: Type.Integer({ minimum: 1 }),
     bid_depth: Type.Number({ description: 'base quantity on the first `depth_levels` bid levels of the merged book' }),

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, clientWithKeys, envelope, startTradingService, until, type TradingService } from '../helpers/service.ts';
+import { assertNbbo } from '../helpers/nbbo.ts';
 
 const SYMBOL = 'BTC-USDT';
 const VENUES = ['binance', 'okx', 'bybit'];
@@ -209,13 +210,12 @@ describe('analytics: TCA over completed orders (real service)', () => {
   });
 
   it('market analytics: NBBO, spread, depth and imbalance of the merged book, each venue’s top', async () => {
-    const res = await call<{ nbbo: { bid: number; ask: number }; mid: number; spread: number; spread_bps: number; bid_depth: number; ask_depth: number; imbalance: number; depth_levels: number; venues: Record<string, { bid: number }> }>(
+    const res = await call<{ nbbo: { bid: number; ask: number }; mid: number; crossed: boolean; spread: number; spread_bps: number; bid_depth: number; ask_depth: number; imbalance: number; depth_levels: number; venues: Record<string, { bid: number }> }>(
       t.base, 'GET', `/v1/analytics/market/${SYMBOL}?depth=5`, { token: t.token },
     );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const m = res.body;
-    assert.ok(m.nbbo.bid > 0 && m.nbbo.ask > m.nbbo.bid);
-    assert.ok(Math.abs(m.mid - (m.nbbo.bid + m.nbbo.ask) / 2) < 1e-6);
+    assertNbbo({ ...m.nbbo, mid: m.mid, crossed: m.crossed });
     assert.ok(Math.abs(m.spread - (m.nbbo.ask - m.nbbo.bid)) < 1e-9);
     assert.equal(m.depth_levels, 5);
     assert.ok(m.bid_depth > 0 && m.ask_depth > 0);

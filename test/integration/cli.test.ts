@@ -15,6 +15,7 @@ import { parseExact } from '../../client/src/json.ts';
 import { cliRunner } from '../helpers/cli.ts';
 import { call, clientWithKeys, startTestService, until, type TestService } from '../helpers/service.ts';
 import { freePort } from '../helpers/ports.ts';
+import { assertNbbo } from '../helpers/nbbo.ts';
 
 describe('seq CLI against the real service', { timeout: 60_000 }, () => {
   let svc: TestService;
@@ -53,7 +54,7 @@ describe('seq CLI against the real service', { timeout: 60_000 }, () => {
     assert.equal(json.code, 0, json.stderr);
     const quote = JSON.parse(json.stdout) as { symbol: string; nbbo: { bid: number; ask: number }; venues: Record<string, unknown> };
     assert.equal(quote.symbol, 'BTC-USDT');
-    assert.ok(quote.nbbo.bid > 0 && quote.nbbo.ask >= quote.nbbo.bid, json.stdout);
+    assertNbbo(quote.nbbo);
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^BTC-USDT \(spot\)/);
     assert.match(human.stdout, /^NBBO\s/m);

@@ -28,6 +28,7 @@ import {
 } from '../../client/src/index.ts';
 import { freePort } from '../helpers/ports.ts';
 import { call, clientWithKeys, startTestService, TEST_OPERATOR_KEY, until, type TestService } from '../helpers/service.ts';
+import { assertNbbo } from '../helpers/nbbo.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC = 'urn:client-channels:openapi.json';
@@ -116,7 +117,7 @@ describe('typed stream channels and prediction lifecycle sockets', { timeout: 90
     await until('a quote snapshot, prices, book and fair price frames', async () => (snapshots.length > 0 && prices.length > 0 && books.length > 0 && fair.length > 0 ? true : undefined), 15_000, 20);
     const snap = snapshots[0]!;
     assert.equal(snap.data.symbol, SYMBOL);
-    assert.ok(snap.data.nbbo.bid > 0 && snap.data.nbbo.ask >= snap.data.nbbo.bid, JSON.stringify(snap.data.nbbo));
+    assertNbbo(snap.data.nbbo);
     const nbbo = prices.at(-1)!.data;
     assert.ok(nbbo.bid > 0 && nbbo.ask > 0 && nbbo.bid_sz > 0 && nbbo.ask_sz > 0, JSON.stringify(nbbo));
     assert.ok(nbbo.mid === 0 || (nbbo.mid > nbbo.bid && nbbo.mid < nbbo.ask), 'mid between bid and ask unless crossed');

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parseExact } from '../../client/src/json.ts';
 import { call, clientWithKeys, startTestService, until, type TestService } from '../helpers/service.ts';
+import { assertNbbo } from '../helpers/nbbo.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = ['typical-flow', 'paper-trading', 'record-market-data', 'prediction-scan', 'tca-report'];
@@ -118,7 +119,7 @@ describe('examples against the real service', { timeout: 60_000 }, () => {
       assert.equal(own[0]?.type, 'snapshot', `${symbol}'s first line is its snapshot`);
       assert.equal(own.filter((l) => l.type === 'snapshot').length, 1);
       const nbbo = own[0]!.data['nbbo'] as { bid: number; ask: number; mid: number };
-      assert.ok(nbbo.bid > 0 && nbbo.ask >= nbbo.bid && nbbo.mid > 0, JSON.stringify(nbbo));
+      assertNbbo(nbbo, symbol);
       assert.ok(own.some((l) => l.channel === `book:${symbol}` && Array.isArray(l.data['bids'])), `${symbol} book frames`);
     }
     const total = /^(\d+) lines written to /m.exec(r.stdout)?.[1];

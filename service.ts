@@ -11,6 +11,7 @@ import { Storage } from './storage/index.ts';
 import { FAIR_ACTOR } from './actors/fair-price/messages.ts';
 import { edgeIds, edgeKey } from './actors/market/directory.ts';
 import { createMarketMemory } from './gateway/market/memory.ts';
+import { warmValidators } from './gateway/validation.ts';
 import { journalStage } from './execution/journal/stage.ts';
 import { JournalFrame } from './execution/journal/messages.ts';
 import { closeAfterRestart } from './execution/reconciliation.ts';
@@ -261,6 +262,9 @@ export async function startService(config: ServiceConfig): Promise<Service> {
       (err: unknown) => log.error({ client_id: owner.client_id, err }, 'live orders of the last run not reconciled'),
     );
   }
+  // The request validators no request compiled yet, in the background once the threads are up
+  // (not during their boot, which they would slow): the first order finds its schema ready.
+  void warmValidators();
   log.info({ host: config.host, port, workers: config.workers, version: VERSION }, 'service ready');
 
   let stopping: Promise<void> | undefined;

@@ -13,17 +13,53 @@ const textAjv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes
 
 export type Validator = (value: unknown) => FieldError[] | null;
 
+/**
+ * Compiled on first use, not when the gateway is built: compiling every route's schemas took
+ * ~180 ms of each start (68 ajv compiles), most of them for routes a process may never serve.
+ * `warmValidators` compiles what is left in the background once the gateway listens, so the
+ * first order does not pay for its schema. One compile per distinct schema per process (by its
+ * text): a gateway built again in the same process (tests, a restart) reuses them.
+ */
+const compiledByText = new Map<string, ValidateFunction>();
+const pending = new Set<() => void>();
+
 export function compileBody(schema: object): Validator {
-  return wrap(bodyAjv.compile(stripIds(schema)), 'body');
+  return lazy(bodyAjv, schema, 'body');
 }
 
 /** `root` names the whole input in error details: `query` or `path`. */
 export function compileText(schema: object, root: string): Validator {
-  return wrap(textAjv.compile(stripIds(schema)), root);
+  return lazy(textAjv, schema, root);
 }
 
-function wrap(validate: ValidateFunction, root: string): Validator {
-  return (value) => (validate(value) ? null : collapseUnions(validate.errors ?? []).map((e) => toFieldError(e, root)));
+/** Compiles the validators not yet used, one per turn of the event loop; resolves when none is left. */
+export async function warmValidators(): Promise<void> {
+  for (const compile of pending) {
+    compile();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function lazy(ajv: Ajv, schema: object, root: string): Validator {
+  let validate: ValidateFunction | undefined;
+  const compile = () => {
+    pending.delete(compile);
+    if (validate !== undefined) return;
+    const text = JSON.stringify(schema, (key, value: unknown) => (key === '$id' ? undefined : value));
+    const key = `${ajv === bodyAjv ? 'body' : 'text'}\n${text}`;
+    validate = compiledByText.get(key);
+    if (validate === undefined) {
+      // `$id`s name components in the OpenAPI document; ajv would register them globally.
+      validate = ajv.compile(JSON.parse(text) as object);
+      compiledByText.set(key, validate);
+    }
+  };
+  pending.add(compile);
+  return (value) => {
+    if (validate === undefined) compile();
+    const v = validate!;
+    return v(value) ? null : collapseUnions(v.errors ?? []).map((e) => toFieldError(e, root));
+  };
 }
 
 /**
@@ -48,11 +84,6 @@ function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
     out.push({ ...e, message });
   }
   return out;
-}
-
-/** `$id`s name components in the OpenAPI document; ajv would register them globally. */
-function stripIds(schema: object): object {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as object;
 }
 
 function toFieldError(e: ErrorObject, root: string): FieldError {

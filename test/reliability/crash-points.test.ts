@@ -59,13 +59,24 @@ describe(`crash recovery at ${ITERATIONS} random SIGKILL points (seed ${SEED})`,
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** Where a life's time goes (ms, summed over the lives): printed at the end, to see what a life costs. */
+  const spent = { listening: 0, ready: 0, quote: 0, verify: 0, burst: 0, exit: 0 };
+  const timed = async <T,>(phase: keyof typeof spent, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      spent[phase] += performance.now() - t0;
+    }
+  };
+
   const start = async (): Promise<Running> => {
-    const run = await startProcess(dataDir, children, ENV);
-    await until('ready', async () => ((await call(run.base, 'GET', '/v1/health/ready').catch(() => ({ status: 0 }))).status === 200 ? true : undefined), 30_000, 20);
-    await until('a live quote', async () => {
+    const run = await timed('listening', () => startProcess(dataDir, children, ENV));
+    await timed('ready', () => until('ready', async () => ((await call(run.base, 'GET', '/v1/health/ready').catch(() => ({ status: 0 }))).status === 200 ? true : undefined), 30_000, 20));
+    await timed('quote', () => until('a live quote', async () => {
       const res = await call<{ source: string }>(run.base, 'GET', `/v1/quotes/${SYMBOL}`, { token: tokens.op });
       return res.status === 200 && res.body.source === 'edge_nbbo' ? true : undefined;
-    }, 15_000, 20);
+    }, 15_000, 20));
     return run;
   };
 
@@ -134,15 +145,18 @@ describe(`crash recovery at ${ITERATIONS} random SIGKILL points (seed ${SEED})`,
         while (!killed) await one().catch((err: unknown) => (killed ? lost++ : Promise.reject(err)));
       });
       // The kill lands at a seeded instant while requests are in flight.
-      await new Promise((r) => setTimeout(r, 30 + Math.floor(random() * 400)));
+      await timed('burst', () => new Promise((r) => setTimeout(r, 30 + Math.floor(random() * 400))));
       run.child.kill('SIGKILL');
       killed = true;
-      await Promise.all(senders);
-      await exitOf(run.child, 10_000);
+      await timed('exit', async () => {
+        await Promise.all(senders);
+        await exitOf(run.child, 10_000);
+      });
       run = await start();
-      await verify(run, acked, cancelled, `life ${iteration + 1}`);
+      await timed('verify', () => verify(run, acked, cancelled, `life ${iteration + 1}`));
     }
     t.diagnostic(`${ITERATIONS} SIGKILLs: ${acked.length} orders acknowledged, ${cancelled.size} cancels acknowledged, ${lost} requests cut by the kills`);
+    t.diagnostic(`time of the lives (s): ${Object.entries(spent).map(([k, v]) => `${k} ${(v / 1_000).toFixed(1)}`).join(', ')}`);
     assert.ok(lost >= ITERATIONS / 2, `the kills cut requests in flight (${lost})`);
     run.child.kill('SIGTERM');
     await exitOf(run.child, 15_000);

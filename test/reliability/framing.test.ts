@@ -77,7 +77,8 @@ describe('HTTP framing from raw sockets', () => {
       const outcome = await exchange(svc.service.port, payload, 3_000);
       assert.match(outcome.statusLine, expected, `${name}: ${JSON.stringify(outcome)}`);
       assert.notEqual(outcome.closedAfterMs, null, `${name}: the connection is closed, not held`);
-      assert.ok(outcome.closedAfterMs! < 1_000, `${name}: closed after ${outcome.closedAfterMs} ms`);
+      // Closed by the gateway, not by uWS's idle timer (10 s and more): well under it even on a loaded machine.
+      assert.ok(outcome.closedAfterMs! < 5_000, `${name}: closed after ${outcome.closedAfterMs} ms`);
     }
   });
 

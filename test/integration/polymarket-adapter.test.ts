@@ -487,7 +487,7 @@ describe('Polymarket adapter against a local Polymarket', { timeout: 120_000 }, 
         assert.equal(fake.seen.heartbeats, beats + 2);
         assert.equal(fake.seen.heartbeats_refused, stale);
         assert.equal(status(), 'LIVE');
-        await until('cancelled by the venue', () => (status() === 'CANCELED' ? true : undefined), 3_000);
+        await until('cancelled by the venue', () => (status() === 'CANCELED' ? true : undefined), 10_000);
         assert.ok(Date.now() - armed_ms >= 200, 'at the deadline, not before');
         assert.equal(fake.seen.heartbeats, beats + 2, 'no heartbeat after the one that armed it');
         assert.deepEqual(await adapter.lookup(accountOf(gina), child, ann), { found: true, report: { ok: true, reason: null, fills: [], resting_qty_1e8: 0 } });

@@ -81,17 +81,19 @@ describe('sessions end when their credential does (real service)', () => {
     assert.equal(risk.status, 200);
     const tca = await SseClient.open(svc.service.port, '/v1/tca/stream', key.raw_key);
 
-    const wsClosed = closed(stream.ws, 2_000);
-    const headerClosed = closed(byHeader.ws, 2_000);
+    const wsClosed = closed(stream.ws, 5_000);
+    const headerClosed = closed(byHeader.ws, 5_000);
     const deleted = await call(base, 'DELETE', `/v1/api_keys/${key.id}`, { token: admin });
     assert.equal(deleted.status, 200);
     const ws = await wsClosed;
     assert.equal(ws.code, 4401);
     assert.equal(ws.reason, 'api key revoked');
-    assert.ok(ws.afterMs < 1_000, `closed ${ws.afterMs} ms after the delete`);
+    // At once, not by the 2 s sweep that catches keys deactivated by another process (the
+    // delete's own round trip is in the figure, and a loaded machine stretches it).
+    assert.ok(ws.afterMs < 1_900, `closed ${ws.afterMs} ms after the delete`);
     assert.equal((await headerClosed).code, 4401);
     for (const sse of [risk, tca]) {
-      const end = await sse.next('end', 2_000);
+      const end = await sse.next('end', 5_000);
       assert.deepEqual(end.data, { code: 4401, reason: 'api key revoked' });
       await within(sse.ended, 2_000, 'the SSE response ends');
     }
@@ -108,11 +110,11 @@ describe('sessions end when their credential does (real service)', () => {
     const key = await newKey();
     const stream = await StreamClient.open(wsUrl(await ticket(key.raw_key)));
     const risk = await SseClient.open(svc.service.port, '/v1/risk/stream', key.raw_key);
-    const wsClosed = closed(stream.ws, 2_000);
+    const wsClosed = closed(stream.ws, 5_000);
     const rotated = await call<{ raw_key: string }>(base, 'POST', `/v1/api_keys/${key.id}/rotate`, { token: admin });
     assert.equal(rotated.status, 201);
     assert.equal((await wsClosed).code, 4401);
-    await risk.next('end', 2_000);
+    await risk.next('end', 5_000);
     const fresh = await StreamClient.open(wsUrl(await ticket(rotated.body.raw_key)));
     assert.equal(fresh.ws.readyState, WebSocket.OPEN);
     fresh.close();
@@ -136,6 +138,6 @@ describe('sessions end when their credential does (real service)', () => {
     const ws = await closed(stream.ws, 5_000);
     assert.equal(ws.code, 4401);
     assert.equal(ws.reason, 'token expired');
-    assert.deepEqual((await risk.next('end', 2_000)).data, { code: 4401, reason: 'token expired' });
+    assert.deepEqual((await risk.next('end', 5_000)).data, { code: 4401, reason: 'token expired' });
   });
 });

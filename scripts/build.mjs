@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Bundles the service with esbuild (pinned in package.json): main.ts, the worker entry and the
 // actor registry, with the code they share split into chunks, every file in one directory
-// (engine/bundle.ts says why that matters), packages left to node_modules. The tests spawn
-// services from a bundle (test/helpers/bundle.ts): one boots in about half the time of the
-// sources through tsx. `npm start` still runs the sources.
+// (engine/bundle.ts says why that matters), packages left to node_modules but a few pure-ESM
+// ones (below). The tests spawn services from a bundle (test/helpers/bundle.ts): one boots in
+// about half the time of the sources through tsx. `npm start` still runs the sources.
 //
 //   node scripts/build.mjs [outdir]      (default dist/)
 import { build } from 'esbuild';

@@ -24,8 +24,8 @@ import type { ApiOrder } from '../helpers/orders.ts';
 import { call, clientWithKeys, envelope, startTestService, TEST_OPERATOR_KEY, type TestService, until } from '../helpers/service.ts';
 import { StreamClient } from '../helpers/stream-client.ts';
 
-/** Small caps, so the memory-hungry algo meets its cap in a few books and the artifact cap in a test. */
-const ALGO = { workers: 1, memoryMb: 8, callbackBudgetMs: 50, artifactMaxBytes: 64 * 1024, ordersPerS: 100 };
+/** Small caps, so the memory-hungry algo meets its cap in a few books and the artifact cap in a test; a callback budget a descheduled callback on a loaded machine stays under (the spinning algo meets it all the same). */
+const ALGO = { workers: 1, memoryMb: 8, callbackBudgetMs: 500, artifactMaxBytes: 64 * 1024, ordersPerS: 100 };
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/algos/${name}.wasm`, import.meta.url)).toString('base64');
 
 interface Deployment {
@@ -184,7 +184,7 @@ describe('strategy deployments (real service, WASM algos)', () => {
     );
     const [trap, spin, hog] = failed;
     assert.match(trap!.reason!, /algo_on_book trapped/);
-    assert.match(spin!.reason!, /algo_on_book ran past its budget of 50 ms/);
+    assert.match(spin!.reason!, /algo_on_book ran past its budget of 500 ms/);
     assert.match(hog!.reason!, /trapped/);
     assert.ok((await logs(hog!.deployment_id)).some((l) => l.text.startsWith('grow failed')), 'the hog met its memory cap');
 

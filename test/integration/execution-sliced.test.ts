@@ -46,7 +46,7 @@ describe('execution: time-sliced orders (real service)', () => {
 
   it('routes slice after slice over the horizon and completes', async () => {
     const started = Date.now();
-    const placed = await sliced('slice-1', { horizon_ms: 1_500, urgency: 'high' });
+    const placed = await sliced('slice-1', { horizon_ms: 3_000, urgency: 'high' });
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     const working = await until('working between slices', async () => {
       const o = await getOrder(placed.body.node_order_id);

@@ -36,7 +36,7 @@ const order = (body: Record<string, unknown>) => call<{ node_order_id: string; s
 const positions = async (query = 'kinds=perp') => (await call<{ positions: Row[] }>(svc.base, 'GET', `/v1/positions?${query}`, { token: key })).body.positions;
 
 async function settled(id: string): Promise<{ status: string; filled_qty_1e8: number }> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 200; i++) {
     const o = await call<{ status: string; filled_qty_1e8: number }>(svc.base, 'GET', `/v1/orders/${id}`, { token: key });
     if (!['WAITING', 'RUNNING', 'PENDING'].includes(o.body.status)) return o.body;
     await new Promise((r) => setTimeout(r, 100));

@@ -34,7 +34,11 @@ function collect(path: string, ms: number, enough: (frames: Frame[]) => boolean 
       ws.close();
       resolve(frames);
     };
-    const timer = setTimeout(done, ms);
+    // Timed from the open, not the dial: a slow handshake on a loaded machine cuts no replay short.
+    let timer: NodeJS.Timeout | undefined;
+    ws.on('open', () => {
+      timer = setTimeout(done, ms);
+    });
     ws.on('message', (data) => {
       frames.push(JSON.parse(String(data)) as Frame);
       if (enough(frames)) done();
@@ -105,7 +109,7 @@ describe('prediction lifecycle streams', () => {
         assert.notEqual(f.winning_token_id, f.losing_token_id);
         assert.ok(Number.isInteger(f.resolved_at_ns) && Number.isInteger(f.observed_at_ns));
       }
-      const second = await collect('/v1/ws/market_resolved', 300);
+      const second = await collect('/v1/ws/market_resolved', 5_000, (f) => f.length >= 128);
       await new Promise((r) => setTimeout(r, 300)); // the first has what was published by then
       const replay = second.slice(0, 128).map((f) => `${f.venue}:${f.slug}`);
       assert.equal(replay.length, 128);
@@ -131,11 +135,11 @@ describe('prediction lifecycle streams', () => {
   });
 
   it('resolutions are stored: after a restart the same frames are replayed', async () => {
-    const before = await collect('/v1/ws/market_resolved', 500);
+    const before = await collect('/v1/ws/market_resolved', 5_000, (f) => f.length >= 128);
     const dataDir = svc.dataDir;
     await svc.stop(false);
     svc = await startTestService({ simMarketResolveS: 2, dataDir });
-    const after = await collect('/v1/ws/market_resolved', 500);
+    const after = await collect('/v1/ws/market_resolved', 5_000, (f) => f.length >= 128);
     assert.ok(after.length >= 128);
     // Every frame before the restart that is still within the window is the same frame.
     const byKey = new Map(after.map((f) => [`${f.venue}:${f.slug}`, f]));
@@ -155,7 +159,7 @@ describe('prediction lifecycle streams', () => {
     assert.equal((await get(`/v1/settlement/${open.yes_token_id}`)).status, 400, 'raw token ids are rejected');
     assert.equal((await get('/v1/settlement/no-such-market-anywhere')).status, 404);
 
-    const frames = await collect('/v1/ws/market_resolved', 300);
+    const frames = await collect('/v1/ws/market_resolved', 5_000, (f) => f.length >= 128);
     const poly = frames.filter((f) => f.venue === 'polymarket' && /up-or-down/.test(f.slug)).at(-1)!;
     // Its market must be back in the catalog the restart reloads (slow under a loaded full run).
     const p = await poll('the resolved market in the catalog', async () => {

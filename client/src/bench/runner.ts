@@ -189,7 +189,9 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const early = earlyFills.get(order.node_order_id);
     if (early !== undefined && t.firstFillMs === undefined) t.firstFillMs = early;
     if (TERMINAL.has(order.status)) onEnd(t, order, at);
-    else t.order = order;
+    // The submit's answer and the stream race: an answer that arrives after the order's terminal
+    // frame is an older state, never the order's last word.
+    else if (t.endMs === undefined && (t.order === undefined || order.updated_unix_ns >= t.order.updated_unix_ns)) t.order = order;
   };
   const onFill = (fill: Fill, at: number) => {
     const t = byNodeId.get(fill.node_order_id);

@@ -16,12 +16,13 @@ export type Validator = (value: unknown) => FieldError[] | null;
 /**
  * Compiled on first use, not when the gateway is built: compiling every route's schemas took
  * ~180 ms of each start (68 ajv compiles), most of them for routes a process may never serve.
- * `warmValidators` compiles what is left in the background once the gateway listens, so the
- * first order does not pay for its schema. One compile per distinct schema per process (by its
- * text): a gateway built again in the same process (tests, a restart) reuses them.
+ * `warmValidators` (called by service.ts once the threads are up) compiles what is left in the
+ * background, so the first order does not pay for its schema. One compile per distinct schema
+ * per process (by its text): a gateway built again in the same process (tests, a restart)
+ * reuses them.
  */
 const compiledByText = new Map<string, ValidateFunction>();
-const pending = new Set<() => void>();
+const pending = new Set<() => ValidateFunction>();
 
 export function compileBody(schema: object): Validator {
   return lazy(bodyAjv, schema, 'body');
@@ -42,24 +43,28 @@ export async function warmValidators(): Promise<void> {
 
 function lazy(ajv: Ajv, schema: object, root: string): Validator {
   let validate: ValidateFunction | undefined;
-  const compile = () => {
+  const compile = (): ValidateFunction => {
     pending.delete(compile);
-    if (validate !== undefined) return;
-    const text = JSON.stringify(schema, (key, value: unknown) => (key === '$id' ? undefined : value));
-    const key = `${ajv === bodyAjv ? 'body' : 'text'}\n${text}`;
-    validate = compiledByText.get(key);
-    if (validate === undefined) {
-      // `$id`s name components in the OpenAPI document; ajv would register them globally.
-      validate = ajv.compile(JSON.parse(text) as object);
-      compiledByText.set(key, validate);
-    }
+    return (validate ??= compiled(ajv, schema));
   };
   pending.add(compile);
   return (value) => {
-    if (validate === undefined) compile();
-    const v = validate!;
+    const v = validate ?? compile();
     return v(value) ? null : collapseUnions(v.errors ?? []).map((e) => toFieldError(e, root));
   };
+}
+
+/** The schema's validator in this process, compiled once per text and ajv. */
+function compiled(ajv: Ajv, schema: object): ValidateFunction {
+  // `$id`s name components in the OpenAPI document; ajv would register them globally.
+  const text = JSON.stringify(schema, (key, value: unknown) => (key === '$id' ? undefined : value));
+  const key = `${ajv === bodyAjv ? 'body' : 'text'}\n${text}`;
+  let validate = compiledByText.get(key);
+  if (validate === undefined) {
+    validate = ajv.compile(JSON.parse(text) as object);
+    compiledByText.set(key, validate);
+  }
+  return validate;
 }
 
 /**
